@@ -1,0 +1,356 @@
+package grammar
+
+import (
+	"fmt"
+	"strings"
+)
+
+// The matcher runs a small backtracking machine compiled from the rules. Its
+// semantics define "the" derivation tree of an input: the first derivation
+// found when alternatives are tried in the order written and repetitions take
+// as many iterations as they can before they take fewer (greedy), with every
+// choice open to backtracking until the whole input has matched. Acceptance is
+// exactly the context-free language of the rule; the order only picks one tree
+// among several for an ambiguous input. An iteration of a repetition beyond its
+// minimum must consume input, so that nullable elements cannot loop.
+
+type opcode uint8
+
+const (
+	opSet      opcode = iota // consume one byte of sets[arg]
+	opSetStar                // consume the longest run of sets[arg] (at least arg2 bytes), giving bytes back one by one on backtracking
+	opLit                    // consume lits[arg]
+	opSplit                  // try arg, and on failure arg2
+	opJmp                    // go to arg
+	opCall                   // call rule arg
+	opCallRoot               // call rule arg and always record it as a node
+	opRet                    // return from a rule
+	opMark                   // remember the position (before a nullable loop body)
+	opProgress               // fail unless the loop body consumed input since opMark
+	opEnd                    // succeed if all input is consumed
+)
+
+type inst struct {
+	op     opcode
+	arg    int32
+	arg2   int32
+	expect int32 // index into program.expect, for the failure report; -1 if none
+}
+
+type byteSet [4]uint64
+
+func (s *byteSet) add(c byte)      { s[c>>6] |= 1 << (c & 63) }
+func (s *byteSet) has(c byte) bool { return s[c>>6]&(1<<(c&63)) != 0 }
+func (s *byteSet) union(t byteSet) { s[0] |= t[0]; s[1] |= t[1]; s[2] |= t[2]; s[3] |= t[3] }
+func (s byteSet) disjoint(t byteSet) bool {
+	return s[0]&t[0] == 0 && s[1]&t[1] == 0 && s[2]&t[2] == 0 && s[3]&t[3] == 0
+}
+
+type literal struct {
+	text string // lower-cased unless caseSensitive
+	fold bool   // compare ASCII letters case-insensitively
+}
+
+type program struct {
+	insts  []inst
+	sets   []byteSet
+	lits   []literal
+	expect [][]string
+	entry  []int32 // per rule index: first instruction of its body
+	root   []int32 // per rule index: a two-instruction stub CALLROOT r; END
+	inTree []bool  // per rule index: Rule.InTree
+}
+
+type compiler struct {
+	g        *Grammar
+	p        *program
+	nullable *nullableSet
+	// recursive rules can reach themselves; they are called, never inlined
+	recursive map[*Rule]bool
+}
+
+func compile(g *Grammar) *program {
+	c := &compiler{g: g, p: &program{}, nullable: g.nullable(), recursive: g.recursiveRules()}
+	p := c.p
+	p.entry = make([]int32, len(g.Rules))
+	p.root = make([]int32, len(g.Rules))
+	p.inTree = make([]bool, len(g.Rules))
+	for i, r := range g.Rules {
+		p.inTree[i] = r.InTree()
+	}
+	for i := range g.Rules {
+		p.root[i] = int32(len(p.insts))
+		c.emit(inst{op: opCallRoot, arg: int32(i), expect: -1})
+		c.emit(inst{op: opEnd, expect: c.expectation([]string{"end of input"})})
+	}
+	for i, r := range g.Rules {
+		p.entry[i] = int32(len(p.insts))
+		c.expr(r.Expr)
+		c.emit(inst{op: opRet, expect: -1})
+	}
+	return p
+}
+
+func (c *compiler) emit(in inst) int {
+	c.p.insts = append(c.p.insts, in)
+	return len(c.p.insts) - 1
+}
+
+func (c *compiler) expectation(labels []string) int32 {
+	c.p.expect = append(c.p.expect, labels)
+	return int32(len(c.p.expect) - 1)
+}
+
+// charSet returns the bytes e matches when e always matches exactly one byte,
+// with the labels that name it in failure reports.
+func (c *compiler) charSet(e *Expr) (byteSet, []string, bool) {
+	var s byteSet
+	switch e.Kind {
+	case Range:
+		for b := int(e.Lo); b <= int(e.Hi); b++ {
+			s.add(byte(b))
+		}
+		return s, []string{e.String()}, true
+	case Lit:
+		if len(e.Text) != 1 {
+			return s, nil, false
+		}
+		b := e.Text[0]
+		s.add(b)
+		if !e.CaseSensitive {
+			s.add(lower(b))
+			s.add(upper(b))
+		}
+		return s, []string{fmt.Sprintf("%q", e.Text)}, true
+	case Ref:
+		r := c.g.Rule(e.Name)
+		if !r.CharClass || !r.Transparent {
+			return s, nil, false
+		}
+		set, _, ok := c.charSet(r.Expr)
+		return set, []string{r.Name}, ok
+	case Alt:
+		var labels []string
+		for _, it := range e.Items {
+			t, l, ok := c.charSet(it)
+			if !ok {
+				return s, nil, false
+			}
+			s.union(t)
+			labels = append(labels, l...)
+		}
+		return s, labels, true
+	case Seq, Rep:
+		if (e.Kind == Seq && len(e.Items) == 1) || (e.Kind == Rep && e.Min == 1 && e.Max == 1) {
+			return c.charSet(e.Items[0])
+		}
+	}
+	return s, nil, false
+}
+
+// first returns the bytes an input matched by e can start with; ok is false
+// when that is not known cheaply, in particular when e is nullable.
+func (c *compiler) first(e *Expr) (byteSet, bool) {
+	var s byteSet
+	if c.nullable.expr(e) {
+		return s, false
+	}
+	if set, _, ok := c.charSet(e); ok {
+		return set, true
+	}
+	switch e.Kind {
+	case Lit:
+		b := e.Text[0]
+		s.add(b)
+		if !e.CaseSensitive {
+			s.add(lower(b))
+			s.add(upper(b))
+		}
+		return s, true
+	case Ref:
+		r := c.g.Rule(e.Name)
+		if c.recursive[r] {
+			return s, false
+		}
+		return c.first(r.Expr)
+	case Alt:
+		for _, it := range e.Items {
+			t, ok := c.first(it)
+			if !ok {
+				return s, false
+			}
+			s.union(t)
+		}
+		return s, true
+	case Seq, Rep:
+		return c.first(e.Items[0])
+	}
+	return s, false
+}
+
+// alternatives flattens nested alternations and inlines transparent and
+// character-class rules, which are never nodes, so the machine sees the
+// alternatives in the order a derivation tries them.
+func (c *compiler) alternatives(e *Expr, out []*Expr) []*Expr {
+	switch e.Kind {
+	case Alt:
+		for _, it := range e.Items {
+			out = c.alternatives(it, out)
+		}
+		return out
+	case Ref:
+		r := c.g.Rule(e.Name)
+		if r.Transparent && !c.recursive[r] {
+			if r.Expr.Kind == Alt {
+				return c.alternatives(r.Expr, out)
+			}
+		}
+	}
+	return append(out, e)
+}
+
+func (c *compiler) expr(e *Expr) {
+	if set, labels, ok := c.charSet(e); ok {
+		c.p.sets = append(c.p.sets, set)
+		c.emit(inst{op: opSet, arg: int32(len(c.p.sets) - 1), expect: c.expectation(labels)})
+		return
+	}
+	switch e.Kind {
+	case Lit:
+		if e.Text == "" {
+			return
+		}
+		l := literal{text: e.Text, fold: !e.CaseSensitive}
+		if l.fold {
+			l.text = strings.ToLower(l.text)
+		}
+		c.p.lits = append(c.p.lits, l)
+		c.emit(inst{op: opLit, arg: int32(len(c.p.lits) - 1), expect: c.expectation([]string{fmt.Sprintf("%q", e.Text)})})
+	case Seq:
+		for _, it := range e.Items {
+			c.expr(it)
+		}
+	case Alt:
+		c.alt(c.alternatives(e, nil))
+	case Rep:
+		c.rep(e)
+	case Ref:
+		r := c.g.Rule(e.Name)
+		if r.Transparent && !c.recursive[r] {
+			// Inline the helper: it leaves no node, so a call would only cost time.
+			c.expr(r.Expr)
+			return
+		}
+		c.emit(inst{op: opCall, arg: int32(r.index), expect: -1})
+	}
+}
+
+// alt emits an ordered choice. Single-byte alternatives are merged into one
+// set test when no alternative between them could match where they do, which
+// leaves the choice, and so the tree, unchanged.
+func (c *compiler) alt(items []*Expr) {
+	type part struct {
+		e      *Expr
+		set    byteSet
+		labels []string
+		isSet  bool
+	}
+	var parts []*part
+	for _, it := range items {
+		set, labels, ok := c.charSet(it)
+		if ok {
+			// Merge into the latest set part if every part since it is disjoint.
+			merged := false
+			for j := len(parts) - 1; j >= 0; j-- {
+				if parts[j].isSet {
+					parts[j].set.union(set)
+					parts[j].labels = append(parts[j].labels, labels...)
+					merged = true
+					break
+				}
+				f, ok := c.first(parts[j].e)
+				if !ok || !f.disjoint(set) {
+					break
+				}
+			}
+			if merged {
+				continue
+			}
+			parts = append(parts, &part{set: set, labels: labels, isSet: true})
+			continue
+		}
+		parts = append(parts, &part{e: it})
+	}
+	var exits []int
+	for i, pt := range parts {
+		split := -1
+		if i < len(parts)-1 {
+			split = c.emit(inst{op: opSplit, expect: -1})
+			c.p.insts[split].arg = int32(len(c.p.insts))
+		}
+		if pt.isSet {
+			c.p.sets = append(c.p.sets, pt.set)
+			c.emit(inst{op: opSet, arg: int32(len(c.p.sets) - 1), expect: c.expectation(pt.labels)})
+		} else {
+			c.expr(pt.e)
+		}
+		if split >= 0 {
+			exits = append(exits, c.emit(inst{op: opJmp, expect: -1}))
+			c.p.insts[split].arg2 = int32(len(c.p.insts))
+		}
+	}
+	for _, x := range exits {
+		c.p.insts[x].arg = int32(len(c.p.insts))
+	}
+}
+
+func (c *compiler) rep(e *Expr) {
+	x := e.Items[0]
+	if set, labels, ok := c.charSet(x); ok && e.Max < 0 {
+		c.p.sets = append(c.p.sets, set)
+		c.emit(inst{op: opSetStar, arg: int32(len(c.p.sets) - 1), arg2: int32(e.Min), expect: c.expectation(labels)})
+		return
+	}
+	for i := 0; i < e.Min; i++ {
+		c.expr(x)
+	}
+	if e.Max < 0 {
+		nullable := c.nullable.expr(x)
+		loop := c.emit(inst{op: opSplit, expect: -1})
+		c.p.insts[loop].arg = int32(len(c.p.insts))
+		if nullable {
+			c.emit(inst{op: opMark, expect: -1})
+		}
+		c.expr(x)
+		if nullable {
+			c.emit(inst{op: opProgress, expect: -1})
+		}
+		c.emit(inst{op: opJmp, arg: int32(loop), expect: -1})
+		c.p.insts[loop].arg2 = int32(len(c.p.insts))
+		return
+	}
+	var splits []int
+	for i := e.Min; i < e.Max; i++ {
+		s := c.emit(inst{op: opSplit, expect: -1})
+		c.p.insts[s].arg = int32(len(c.p.insts))
+		splits = append(splits, s)
+		c.expr(x)
+	}
+	for _, s := range splits {
+		c.p.insts[s].arg2 = int32(len(c.p.insts))
+	}
+}
+
+func lower(b byte) byte {
+	if b >= 'A' && b <= 'Z' {
+		return b + 'a' - 'A'
+	}
+	return b
+}
+
+func upper(b byte) byte {
+	if b >= 'a' && b <= 'z' {
+		return b - ('a' - 'A')
+	}
+	return b
+}

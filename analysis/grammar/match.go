@@ -1,0 +1,409 @@
+package grammar
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+)
+
+// Tree is a derivation tree: the rules matched and the bytes each covers.
+type Tree struct {
+	// Input is the text that was parsed; node offsets index into it.
+	Input string
+	// Nodes in preorder; Nodes[0] is the root. A node's children follow it,
+	// and its subtree ends at index i+Size.
+	Nodes []Node
+}
+
+// Node is one matched rule in a Tree.
+type Node struct {
+	Rule       *Rule
+	Start, End int32 // byte offsets into Tree.Input
+	Size       int32 // number of nodes in the subtree rooted here, itself included
+}
+
+// Text returns the bytes node i matched.
+func (t *Tree) Text(i int) string { return t.Input[t.Nodes[i].Start:t.Nodes[i].End] }
+
+// Children returns the indexes of node i's children.
+func (t *Tree) Children(i int) []int {
+	var out []int
+	end := i + int(t.Nodes[i].Size)
+	for c := i + 1; c < end; c += int(t.Nodes[c].Size) {
+		out = append(out, c)
+	}
+	return out
+}
+
+// Path returns the indexes of the nodes from the root down to the innermost
+// node whose span contains the byte offset off (Start <= off < End). It is
+// empty when off is outside the root.
+func (t *Tree) Path(off int) []int {
+	var path []int
+	for i := 0; i < len(t.Nodes); {
+		n := t.Nodes[i]
+		if int(n.Start) <= off && off < int(n.End) {
+			path = append(path, i)
+			i++ // descend into the first child
+			continue
+		}
+		if len(path) == 0 {
+			return nil
+		}
+		i += int(n.Size) // skip this subtree; try the next sibling
+		if parent := path[len(path)-1]; i >= parent+int(t.Nodes[parent].Size) {
+			break
+		}
+	}
+	return path
+}
+
+// String renders the tree one node per line, indented, for tests and debugging.
+func (t *Tree) String() string {
+	var b strings.Builder
+	depth := make([]int, 0, 8) // end index of each open ancestor
+	for i, n := range t.Nodes {
+		for len(depth) > 0 && i >= depth[len(depth)-1] {
+			depth = depth[:len(depth)-1]
+		}
+		fmt.Fprintf(&b, "%s%s %d-%d %q\n", strings.Repeat("  ", len(depth)), n.Rule.Name, n.Start, n.End, t.Input[n.Start:n.End])
+		depth = append(depth, i+int(n.Size))
+	}
+	return b.String()
+}
+
+// SyntaxError locates why an input does not match a rule: the furthest byte
+// the matcher reached, the production it was in there and what it expected.
+type SyntaxError struct {
+	Input  string
+	Offset int
+	// Rule is the innermost production being matched at Offset, and Chain the
+	// productions from the start rule down to it (tree rules only).
+	Rule  *Rule
+	Chain []*Rule
+	// Expected lists what would have been accepted at Offset: quoted literals,
+	// rule names of character classes, or "end of input".
+	Expected []string
+	// GaveUp is set when the matcher stopped because the input made it
+	// backtrack too much (an ambiguous grammar); Offset is then the furthest
+	// byte reached before it stopped.
+	GaveUp bool
+}
+
+func (e *SyntaxError) Error() string {
+	found := "end of input"
+	if e.Offset < len(e.Input) {
+		found = fmt.Sprintf("%q", e.Input[e.Offset:e.Offset+1])
+	}
+	if e.GaveUp {
+		return fmt.Sprintf("offset %d: %s: too ambiguous to decide (matcher gave up)", e.Offset, e.Rule.Name)
+	}
+	return fmt.Sprintf("offset %d: %s: unexpected %s, expected %s", e.Offset, e.Rule.Name, found, JoinExpected(e.Expected))
+}
+
+// JoinExpected renders an expected list as "a, b or c".
+func JoinExpected(items []string) string {
+	switch len(items) {
+	case 0:
+		return "nothing"
+	case 1:
+		return items[0]
+	}
+	return strings.Join(items[:len(items)-1], ", ") + " or " + items[len(items)-1]
+}
+
+// maxSteps bounds the machine's work on one input. The seed grammars of RFC
+// 1738 and RFC 1808 stay linear in practice; a grammar where one string splits
+// in exponentially many ways (the XBNF's "search ::= N(xalpha) O(search)")
+// could otherwise hang on a long input that fails late.
+const maxSteps = 1 << 22
+
+// Match parses input against rule name of g. The whole input must match.
+func (g *Grammar) Match(name, input string) (*Tree, error) {
+	r := g.Rule(name)
+	if r == nil {
+		return nil, fmt.Errorf("grammar %s has no rule %q", g.Name, name)
+	}
+	t, serr := r.Match(input)
+	if serr != nil {
+		return nil, serr
+	}
+	return t, nil
+}
+
+// Match parses input against r; the whole input must match. On failure it
+// returns the furthest failure.
+func (r *Rule) Match(input string) (*Tree, *SyntaxError) {
+	m := machinePool.Get().(*machine)
+	defer machinePool.Put(m)
+	m.reset(r.grammar.prog, input, false)
+	ok := m.run(r.grammar.prog.root[r.index])
+	if ok {
+		return m.tree(r.grammar), nil
+	}
+	gaveUp := m.steps > maxSteps
+	// Run again, recording failures: the first run stays fast for the
+	// common case of a matching input.
+	m.reset(r.grammar.prog, input, true)
+	m.run(r.grammar.prog.root[r.index])
+	return nil, m.syntaxError(r, gaveUp)
+}
+
+var machinePool = sync.Pool{New: func() any { return new(machine) }}
+
+type cell struct {
+	a, b int32 // frame: return pc, rule index*2 + 1 if recorded; mark: position, -1
+	next int32
+}
+
+type choice struct {
+	pc, pos int32
+	sp      int32 // top of the persistent stack
+	events  int32 // length of the event log
+	low     int32 // opSetStar: the lowest position it may give back to; -1 otherwise
+	setStar bool
+}
+
+type event struct {
+	rule int32 // rule index, or -1 for the close of the latest open node
+	pos  int32
+}
+
+type machine struct {
+	prog    *program
+	input   string
+	cells   []cell
+	choices []choice
+	events  []event
+	steps   int
+
+	// failure recording (second run only)
+	record   bool
+	far      int
+	farDepth int
+	farChain []int32
+	expected []string
+}
+
+func (m *machine) reset(p *program, input string, record bool) {
+	m.prog = p
+	m.input = input
+	m.cells = m.cells[:0]
+	m.choices = m.choices[:0]
+	m.events = m.events[:0]
+	m.steps = 0
+	m.record = record
+	m.far = -1
+	m.farDepth = -1
+	m.farChain = m.farChain[:0]
+	m.expected = m.expected[:0]
+}
+
+// fail records a failed test at pos when recording.
+func (m *machine) fail(pos int, expect int32, sp int32, depthBias int) {
+	if !m.record || expect < 0 {
+		return
+	}
+	depth := depthBias
+	if depthBias >= 0 {
+		for s := sp; s >= 0; s = m.cells[s].next {
+			if m.cells[s].b >= 0 {
+				depth++
+			}
+		}
+	}
+	if pos > m.far {
+		m.far = pos
+		m.farDepth = -2
+		m.expected = m.expected[:0]
+	}
+	if pos < m.far {
+		return
+	}
+	for _, l := range m.prog.expect[expect] {
+		dup := false
+		for _, e := range m.expected {
+			if e == l {
+				dup = true
+				break
+			}
+		}
+		if !dup {
+			m.expected = append(m.expected, l)
+		}
+	}
+	if depth > m.farDepth {
+		m.farDepth = depth
+		m.farChain = m.farChain[:0]
+		for s := sp; s >= 0; s = m.cells[s].next {
+			if m.cells[s].b >= 0 {
+				m.farChain = append(m.farChain, m.cells[s].b>>1)
+			}
+		}
+	}
+}
+
+func (m *machine) run(pc int32) bool {
+	insts := m.prog.insts
+	input := m.input
+	n := int32(len(input))
+	pos := int32(0)
+	sp := int32(-1)
+	for {
+		m.steps++
+		if m.steps > maxSteps {
+			return false
+		}
+		in := &insts[pc]
+		switch in.op {
+		case opSet:
+			if pos < n && m.prog.sets[in.arg].has(input[pos]) {
+				pos++
+				pc++
+				continue
+			}
+			m.fail(int(pos), in.expect, sp, 0)
+		case opSetStar:
+			set := &m.prog.sets[in.arg]
+			start := pos
+			for pos < n && set.has(input[pos]) {
+				pos++
+			}
+			m.fail(int(pos), in.expect, sp, 0)
+			if pos-start < in.arg2 {
+				break
+			}
+			if low := start + in.arg2; pos > low {
+				m.choices = append(m.choices, choice{pc: pc + 1, pos: pos - 1, sp: sp, events: int32(len(m.events)), low: low, setStar: true})
+			}
+			pc++
+			continue
+		case opLit:
+			l := &m.prog.lits[in.arg]
+			if matchLit(input[pos:], l) {
+				pos += int32(len(l.text))
+				pc++
+				continue
+			}
+			m.fail(int(pos), in.expect, sp, 0)
+		case opSplit:
+			m.choices = append(m.choices, choice{pc: in.arg2, pos: pos, sp: sp, events: int32(len(m.events)), low: -1})
+			pc = in.arg
+			continue
+		case opJmp:
+			pc = in.arg
+			continue
+		case opCall, opCallRoot:
+			r := m.prog.entry[in.arg]
+			b := in.arg * 2
+			if in.op == opCallRoot || m.inTree(in.arg) {
+				b++
+				m.events = append(m.events, event{rule: in.arg, pos: pos})
+			}
+			m.cells = append(m.cells, cell{a: pc + 1, b: b, next: sp})
+			sp = int32(len(m.cells) - 1)
+			pc = r
+			continue
+		case opRet:
+			f := m.cells[sp]
+			if f.b&1 == 1 {
+				m.events = append(m.events, event{rule: -1, pos: pos})
+			}
+			sp = f.next
+			pc = f.a
+			continue
+		case opMark:
+			m.cells = append(m.cells, cell{a: pos, b: -1, next: sp})
+			sp = int32(len(m.cells) - 1)
+			pc++
+			continue
+		case opProgress:
+			f := m.cells[sp]
+			if pos != f.a {
+				sp = f.next
+				pc++
+				continue
+			}
+		case opEnd:
+			if pos == n {
+				return true
+			}
+			m.fail(int(pos), in.expect, sp, -1)
+		}
+		// Backtrack to the latest choice.
+		if len(m.choices) == 0 {
+			return false
+		}
+		c := &m.choices[len(m.choices)-1]
+		pc, pos, sp = c.pc, c.pos, c.sp
+		m.events = m.events[:c.events]
+		if c.setStar && c.pos > c.low {
+			c.pos--
+		} else {
+			m.choices = m.choices[:len(m.choices)-1]
+		}
+	}
+}
+
+func (m *machine) inTree(rule int32) bool {
+	return m.prog.inTree[rule]
+}
+
+func matchLit(s string, l *literal) bool {
+	if len(s) < len(l.text) {
+		return false
+	}
+	if !l.fold {
+		return s[:len(l.text)] == l.text
+	}
+	for i := 0; i < len(l.text); i++ {
+		if lower(s[i]) != l.text[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// tree builds the derivation tree from the event log of a successful run.
+func (m *machine) tree(g *Grammar) *Tree {
+	opens := 0
+	for _, e := range m.events {
+		if e.rule >= 0 {
+			opens++
+		}
+	}
+	t := &Tree{Input: m.input, Nodes: make([]Node, 0, opens)}
+	stack := make([]int32, 0, 16)
+	for _, e := range m.events {
+		if e.rule >= 0 {
+			stack = append(stack, int32(len(t.Nodes)))
+			t.Nodes = append(t.Nodes, Node{Rule: g.Rules[e.rule], Start: e.pos})
+			continue
+		}
+		i := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		t.Nodes[i].End = e.pos
+		t.Nodes[i].Size = int32(len(t.Nodes)) - i
+	}
+	return t
+}
+
+func (m *machine) syntaxError(r *Rule, gaveUp bool) *SyntaxError {
+	g := r.grammar
+	e := &SyntaxError{Input: m.input, Offset: m.far, Rule: r, GaveUp: gaveUp}
+	if e.Offset < 0 {
+		e.Offset = 0
+	}
+	for i := len(m.farChain) - 1; i >= 0; i-- {
+		rule := g.Rules[m.farChain[i]]
+		if rule == r || rule.InTree() {
+			e.Chain = append(e.Chain, rule)
+		}
+	}
+	if len(e.Chain) == 0 {
+		e.Chain = []*Rule{r}
+	}
+	e.Rule = e.Chain[len(e.Chain)-1]
+	e.Expected = append([]string(nil), m.expected...)
+	return e
+}

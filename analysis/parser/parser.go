@@ -1,0 +1,135 @@
+// Package parser is the scheme-aware URL parser. The scheme picks the start
+// rule of RFC 1738 §5 (http -> httpurl, ftp -> ftpurl, …; https -> httpsurl,
+// the http syntax per RFC 2818 §2.4; any other scheme -> genericurl), a
+// fragment follows RFC 1808 §2.2 (URL = ( absoluteURL | relativeURL ) [ "#"
+// fragment ]), and a relative reference parses by RFC 1808 relativeURL.
+//
+// The result is a grammar.Tree whose root is RFC 1808's URL node spanning the
+// whole input, with the start rule's derivation and the fragment's as its
+// children: the same trees the general matcher of package grammar builds,
+// which Reference computes and the tests compare against on every input.
+package parser
+
+import (
+	"strings"
+
+	"github.com/urlls/urlls/analysis/grammar"
+)
+
+var (
+	ruleURL         = grammar.MustRule("rfc1808", "URL")
+	ruleFragment    = grammar.MustRule("rfc1808", "fragment")
+	ruleRelativeURL = grammar.MustRule("rfc1808", "relativeURL")
+	ruleGenericURL  = grammar.MustRule("rfc1738", "genericurl")
+)
+
+// startRules maps a lower-case scheme to its RFC 1738 §5 production.
+var startRules = map[string]*grammar.Rule{
+	"http":     grammar.MustRule("rfc1738", "httpurl"),
+	"https":    grammar.MustRule("rfc1738", "httpsurl"),
+	"ftp":      grammar.MustRule("rfc1738", "ftpurl"),
+	"news":     grammar.MustRule("rfc1738", "newsurl"),
+	"nntp":     grammar.MustRule("rfc1738", "nntpurl"),
+	"telnet":   grammar.MustRule("rfc1738", "telneturl"),
+	"gopher":   grammar.MustRule("rfc1738", "gopherurl"),
+	"wais":     grammar.MustRule("rfc1738", "waisurl"),
+	"mailto":   grammar.MustRule("rfc1738", "mailtourl"),
+	"file":     grammar.MustRule("rfc1738", "fileurl"),
+	"prospero": grammar.MustRule("rfc1738", "prosperourl"),
+}
+
+// KnownScheme reports whether RFC 1738 §5 (or RFC 2818 for https) gives the
+// lower-case scheme a syntax of its own.
+func KnownScheme(scheme string) bool {
+	_, ok := startRules[scheme]
+	return ok
+}
+
+// StartRule returns the production an absolute URL with this scheme must
+// match; the scheme is compared case-insensitively (RFC 1738 §2.1).
+func StartRule(scheme string) *grammar.Rule {
+	if r, ok := startRules[strings.ToLower(scheme)]; ok {
+		return r
+	}
+	return ruleGenericURL
+}
+
+// Scheme returns the scheme of input: the bytes before the first ":" when they
+// are a non-empty run of RFC 1808 scheme characters (alpha, digit, "+", "-",
+// "."), else "".
+func Scheme(input string) string {
+	for i := 0; i < len(input); i++ {
+		c := input[i]
+		switch {
+		case c == ':':
+			return input[:i]
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9', c == '+', c == '-', c == '.':
+		default:
+			return ""
+		}
+	}
+	return ""
+}
+
+// splitFragment returns the index of the "#" that starts the fragment, or -1.
+// No RFC 1738 or RFC 1808 production other than fragment admits "#"
+// (punctuation, RFC 1738 §2.2), so the first one starts it.
+func splitFragment(input string) int {
+	return strings.IndexByte(input, '#')
+}
+
+// Parse parses an absolute URL with the production of its scheme.
+func Parse(input string) (*grammar.Tree, error) {
+	return Reference(input)
+}
+
+// ParseReference parses a URL reference as found in a link: an absolute URL
+// when it starts with a scheme, else an RFC 1808 relativeURL.
+func ParseReference(input string) (*grammar.Tree, error) {
+	return ReferenceRelative(input)
+}
+
+// Reference parses input as Parse does, with the general matcher: the
+// definition the fast parser is tested against.
+func Reference(input string) (*grammar.Tree, error) {
+	return reference(input, StartRule(Scheme(input)))
+}
+
+// ReferenceRelative parses input as ParseReference does, with the general matcher.
+func ReferenceRelative(input string) (*grammar.Tree, error) {
+	if Scheme(input) != "" {
+		return Reference(input)
+	}
+	return reference(input, ruleRelativeURL)
+}
+
+func reference(input string, start *grammar.Rule) (*grammar.Tree, error) {
+	body := input
+	hash := splitFragment(input)
+	if hash >= 0 {
+		body = input[:hash]
+	}
+	t, err := start.Match(body)
+	if err != nil {
+		err.Input = input
+		return nil, err
+	}
+	nodes := make([]grammar.Node, 0, len(t.Nodes)+2)
+	nodes = append(nodes, grammar.Node{Rule: ruleURL, Start: 0, End: int32(len(input))})
+	nodes = append(nodes, t.Nodes...)
+	if hash >= 0 {
+		ft, err := ruleFragment.Match(input[hash+1:])
+		if err != nil {
+			err.Input = input
+			err.Offset += hash + 1
+			return nil, err
+		}
+		for _, n := range ft.Nodes {
+			n.Start += int32(hash + 1)
+			n.End += int32(hash + 1)
+			nodes = append(nodes, n)
+		}
+	}
+	nodes[0].Size = int32(len(nodes))
+	return &grammar.Tree{Input: input, Nodes: nodes}, nil
+}

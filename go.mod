@@ -1,0 +1,3 @@
+module github.com/urlls/urlls
+
+go 1.26
