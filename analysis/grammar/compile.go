@@ -200,7 +200,7 @@ func (c *compiler) alternatives(e *Expr, out []*Expr) []*Expr {
 		return out
 	case Ref:
 		r := c.g.Rule(e.Name)
-		if r.Transparent && !c.recursive[r] {
+		if r.Transparent && !r.CharClass && !c.recursive[r] {
 			if r.Expr.Kind == Alt {
 				return c.alternatives(r.Expr, out)
 			}

@@ -15,6 +15,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 )
 
 // ExprKind says what an Expr is.
@@ -140,8 +142,48 @@ type Rule struct {
 	// (alpha, digit, safe, …); the matcher tests a transparent one as a set.
 	CharClass bool
 
+	// ID names the rule in tree nodes; it is unique in the process.
+	ID RuleID
+
 	grammar *Grammar
 	index   int
+}
+
+// RuleID identifies a rule of any loaded grammar. The zero RuleID is no rule.
+type RuleID int32
+
+// Rule returns the rule with this ID, or nil.
+func (id RuleID) Rule() *Rule {
+	rules := *registry.Load()
+	if id <= 0 || int(id) >= len(rules) {
+		return nil
+	}
+	return rules[id]
+}
+
+// registry maps RuleIDs to rules: copied on write, read without a lock.
+var (
+	registry   atomic.Pointer[[]*Rule]
+	registryMu sync.Mutex
+)
+
+func init() {
+	rules := []*Rule{nil} // RuleID 0 is no rule
+	registry.Store(&rules)
+}
+
+// register gives each rule of g its ID.
+func register(g *Grammar) {
+	registryMu.Lock()
+	defer registryMu.Unlock()
+	old := *registry.Load()
+	rules := make([]*Rule, len(old), len(old)+len(g.Rules))
+	copy(rules, old)
+	for _, r := range g.Rules {
+		r.ID = RuleID(len(rules))
+		rules = append(rules, r)
+	}
+	registry.Store(&rules)
 }
 
 // Grammar returns the grammar the rule belongs to.

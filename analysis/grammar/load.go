@@ -107,6 +107,7 @@ func Load(name, file string, src []byte) (*Grammar, error) {
 		return nil, err
 	}
 	g.prog = compile(g)
+	register(g)
 	return g, nil
 }
 

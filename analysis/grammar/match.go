@@ -15,12 +15,16 @@ type Tree struct {
 	Nodes []Node
 }
 
-// Node is one matched rule in a Tree.
+// Node is one matched rule in a Tree. It holds no pointers, so that a tree
+// costs the garbage collector nothing to scan.
 type Node struct {
-	Rule       *Rule
+	ID         RuleID
 	Start, End int32 // byte offsets into Tree.Input
 	Size       int32 // number of nodes in the subtree rooted here, itself included
 }
+
+// Rule returns the rule the node matched.
+func (n Node) Rule() *Rule { return n.ID.Rule() }
 
 // Text returns the bytes node i matched.
 func (t *Tree) Text(i int) string { return t.Input[t.Nodes[i].Start:t.Nodes[i].End] }
@@ -66,7 +70,7 @@ func (t *Tree) String() string {
 		for len(depth) > 0 && i >= depth[len(depth)-1] {
 			depth = depth[:len(depth)-1]
 		}
-		fmt.Fprintf(&b, "%s%s %d-%d %q\n", strings.Repeat("  ", len(depth)), n.Rule.Name, n.Start, n.End, t.Input[n.Start:n.End])
+		fmt.Fprintf(&b, "%s%s %d-%d %q\n", strings.Repeat("  ", len(depth)), n.Rule().Name, n.Start, n.End, t.Input[n.Start:n.End])
 		depth = append(depth, i+int(n.Size))
 	}
 	return b.String()
@@ -152,8 +156,9 @@ func (r *Rule) Match(input string) (*Tree, *SyntaxError) {
 var machinePool = sync.Pool{New: func() any { return new(machine) }}
 
 type cell struct {
-	a, b int32 // frame: return pc, rule index*2 + 1 if recorded; mark: position, -1
-	next int32
+	a, b  int32 // frame: return pc, rule index*2 + 1 if recorded; mark: position, -1
+	next  int32
+	start int32 // frame: the position the rule started at
 }
 
 type choice struct {
@@ -199,7 +204,10 @@ func (m *machine) reset(p *program, input string, record bool) {
 	m.expected = m.expected[:0]
 }
 
-// fail records a failed test at pos when recording.
+// fail records a failed test at pos when recording. Of the failures at the
+// furthest position, the one inside the most rules that had already matched
+// something there names the production: a port that has begun, rather than
+// an escape that was only tried.
 func (m *machine) fail(pos int, expect int32, sp int32, depthBias int) {
 	if !m.record || expect < 0 {
 		return
@@ -207,7 +215,7 @@ func (m *machine) fail(pos int, expect int32, sp int32, depthBias int) {
 	depth := depthBias
 	if depthBias >= 0 {
 		for s := sp; s >= 0; s = m.cells[s].next {
-			if m.cells[s].b >= 0 {
+			if m.cells[s].b >= 0 && int(m.cells[s].start) < pos {
 				depth++
 			}
 		}
@@ -236,7 +244,7 @@ func (m *machine) fail(pos int, expect int32, sp int32, depthBias int) {
 		m.farDepth = depth
 		m.farChain = m.farChain[:0]
 		for s := sp; s >= 0; s = m.cells[s].next {
-			if m.cells[s].b >= 0 {
+			if m.cells[s].b >= 0 && (int(m.cells[s].start) < pos || m.cells[s].next < 0) {
 				m.farChain = append(m.farChain, m.cells[s].b>>1)
 			}
 		}
@@ -300,7 +308,7 @@ func (m *machine) run(pc int32) bool {
 				b++
 				m.events = append(m.events, event{rule: in.arg, pos: pos})
 			}
-			m.cells = append(m.cells, cell{a: pc + 1, b: b, next: sp})
+			m.cells = append(m.cells, cell{a: pc + 1, b: b, next: sp, start: pos})
 			sp = int32(len(m.cells) - 1)
 			pc = r
 			continue
@@ -377,7 +385,7 @@ func (m *machine) tree(g *Grammar) *Tree {
 	for _, e := range m.events {
 		if e.rule >= 0 {
 			stack = append(stack, int32(len(t.Nodes)))
-			t.Nodes = append(t.Nodes, Node{Rule: g.Rules[e.rule], Start: e.pos})
+			t.Nodes = append(t.Nodes, Node{ID: g.Rules[e.rule].ID, Start: e.pos})
 			continue
 		}
 		i := stack[len(stack)-1]

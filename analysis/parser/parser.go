@@ -78,14 +78,21 @@ func splitFragment(input string) int {
 	return strings.IndexByte(input, '#')
 }
 
-// Parse parses an absolute URL with the production of its scheme.
+// Parse parses an absolute URL with the production of its scheme. The error,
+// when there is one, is a *grammar.SyntaxError.
 func Parse(input string) (*grammar.Tree, error) {
+	if t := parseFast(input, false); t != nil {
+		return t, nil
+	}
 	return Reference(input)
 }
 
 // ParseReference parses a URL reference as found in a link: an absolute URL
 // when it starts with a scheme, else an RFC 1808 relativeURL.
 func ParseReference(input string) (*grammar.Tree, error) {
+	if t := parseFast(input, true); t != nil {
+		return t, nil
+	}
 	return ReferenceRelative(input)
 }
 
@@ -115,7 +122,7 @@ func reference(input string, start *grammar.Rule) (*grammar.Tree, error) {
 		return nil, err
 	}
 	nodes := make([]grammar.Node, 0, len(t.Nodes)+2)
-	nodes = append(nodes, grammar.Node{Rule: ruleURL, Start: 0, End: int32(len(input))})
+	nodes = append(nodes, grammar.Node{ID: ruleURL.ID, Start: 0, End: int32(len(input))})
 	nodes = append(nodes, t.Nodes...)
 	if hash >= 0 {
 		ft, err := ruleFragment.Match(input[hash+1:])

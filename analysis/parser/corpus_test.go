@@ -1,0 +1,262 @@
+package parser
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// corpusDir holds the copies of ../shared/corpus (see its README.md).
+const corpusDir = "../../testdata/corpus"
+
+// corpusInputs returns every string worth parsing in the external corpus:
+// each URL, base and reference of the JSON and TSV tables, and each line and
+// each white-space separated word of the text fixtures, deduplicated and
+// sorted so that runs are repeatable.
+func corpusInputs(t testing.TB) []string {
+	t.Helper()
+	seen := map[string]bool{}
+	add := func(s string) {
+		if len(s) <= 4096 {
+			seen[s] = true
+		}
+	}
+	addText := func(s string) {
+		add(s)
+		for _, w := range strings.Fields(s) {
+			add(w)
+			// The URL inside punctuation a writer put around it.
+			add(strings.Trim(w, `<>()[]"'.,;:!?`))
+		}
+	}
+	err := filepath.WalkDir(corpusDir, func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		switch filepath.Ext(path) {
+		case ".json":
+			var v any
+			if err := json.Unmarshal(data, &v); err != nil {
+				return fmt.Errorf("%s: %v", path, err)
+			}
+			var walk func(v any)
+			walk = func(v any) {
+				switch v := v.(type) {
+				case string:
+					addText(v)
+				case []any:
+					for _, x := range v {
+						walk(x)
+					}
+				case map[string]any:
+					for _, x := range v {
+						walk(x)
+					}
+				}
+			}
+			walk(v)
+		case ".tsv":
+			for _, line := range strings.Split(string(data), "\n") {
+				if strings.HasPrefix(line, "#") {
+					continue
+				}
+				for _, f := range strings.Split(line, "\t") {
+					add(f)
+				}
+			}
+		case ".txt":
+			for _, line := range strings.Split(string(data), "\n") {
+				addText(line)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := make([]string, 0, len(seen))
+	for s := range seen {
+		out = append(out, s)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// generatedURLs builds n realistic URLs of every RFC 1738 scheme, and
+// relative references, from a fixed seed: the same list on every run.
+func generatedURLs(n int) []string {
+	r := rand.New(rand.NewPCG(1738, 1808))
+	pick := func(xs ...string) string { return xs[r.IntN(len(xs))] }
+	words := []string{"index", "docs", "a", "pub", "README", "file.txt", "2024", "images", "logo.png",
+		"api", "v1", "users", "search", "x%20y", "caf%C3%A9", "report-final_v2.pdf", "%7Euser", "en", "wiki", "Main_Page"}
+	hosts := []string{"example.com", "www.example.com", "ftp.funet.fi", "localhost", "a.b.c.d.example.org",
+		"192.168.0.1", "10.0.0.254", "news.example.net", "host-1.example.co.uk", "x.org", "mirror3.kernel.org"}
+	path := func(k int) string {
+		parts := make([]string, k)
+		for i := range parts {
+			parts[i] = pick(words...)
+		}
+		return strings.Join(parts, "/")
+	}
+	port := func() string {
+		if r.IntN(4) == 0 {
+			return ":" + pick("80", "8080", "21", "443", "70", "119", "23", "210", "1525")
+		}
+		return ""
+	}
+	query := func() string {
+		return pick("q=go", "a=1&b=2", "id=42;x=y", "search=rfc%201738", "", "page=2&sort=asc")
+	}
+	var out []string
+	for len(out) < n {
+		h := pick(hosts...)
+		var u string
+		switch r.IntN(14) {
+		case 0, 1, 2:
+			u = "http://" + h + port() + "/" + path(r.IntN(4))
+			if r.IntN(2) == 0 {
+				u += "?" + query()
+			}
+		case 3, 4:
+			u = "https://" + h + port() + "/" + path(1+r.IntN(3))
+			if r.IntN(3) == 0 {
+				u += "#" + pick("top", "section-2", "L10-L20", "")
+			}
+		case 5:
+			u = "ftp://" + pick("", "anonymous@", "user:secret@") + h + port() + "/" + path(1+r.IntN(3)) + pick("", ";type=a", ";type=i", ";type=d")
+		case 6:
+			u = "file://" + pick("", "localhost", h) + "/" + path(1+r.IntN(3))
+		case 7:
+			u = "gopher://" + h + port() + "/" + pick("0", "1", "7") + path(1+r.IntN(2)) + pick("", "%09search", "%09q%09plus")
+		case 8:
+			u = "mailto:" + pick("user", "first.last", "info+list") + "@" + h
+		case 9:
+			u = "news:" + pick("comp.infosystems.www", "alt.test", "*", "1234@"+h, "msg.5%40x@"+h)
+		case 10:
+			u = "nntp://" + h + port() + "/" + pick("comp.lang.go", "alt.test") + pick("", "/123")
+		case 11:
+			u = "telnet://" + pick("", "guest@", "guest:pw@") + h + port() + pick("", "/")
+		case 12:
+			u = "wais://" + h + port() + "/" + pick("db", "src") + pick("", "?query", "/TEXT/doc-17")
+		case 13:
+			u = pick("prospero://"+h+port()+"/"+path(1+r.IntN(2))+pick("", ";type=text", ";a=b;c=d"),
+				path(1+r.IntN(3)), "../"+path(1), "/"+path(2)+"?"+query(), "//"+h+"/"+path(1),
+				"?"+query(), "#frag", "g;x=1?y", "urn:isbn:0451450523", "git+ssh://"+h+"/repo.git")
+		}
+		out = append(out, u)
+	}
+	return out
+}
+
+// benchURLs is the URL set of the benchmarks: the generated URLs and the
+// corpus inputs that parse, relative references included.
+func benchURLs(t testing.TB) []string {
+	urls := generatedURLs(3000)
+	for _, s := range corpusInputs(t) {
+		if _, err := ReferenceRelative(s); err == nil && s != "" {
+			urls = append(urls, s)
+		}
+	}
+	return urls
+}
+
+// TestFastAgreesWithMatcherOnCorpus is the differential test: on every input
+// of the corpus and the generated set, whenever the fast path builds a tree,
+// the general matcher builds the same tree; and Parse, which falls back to
+// the matcher, always answers as the matcher does.
+func TestFastAgreesWithMatcherOnCorpus(t *testing.T) {
+	inputs := append(corpusInputs(t), generatedURLs(3000)...)
+	if len(inputs) < 4000 {
+		t.Fatalf("only %d inputs: is testdata/corpus complete?", len(inputs))
+	}
+	var valid, fastValid int
+	for _, in := range inputs {
+		for _, relative := range []bool{false, true} {
+			if msg := checkAgreement(in, relative); msg != "" {
+				t.Errorf("%q (relative=%v): %s", in, relative, msg)
+			}
+			ref := Reference
+			if relative {
+				ref = ReferenceRelative
+			}
+			if _, err := ref(in); err == nil {
+				valid++
+				if parseFast(in, relative) != nil {
+					fastValid++
+				}
+			}
+		}
+	}
+	t.Logf("%d inputs; %d parses valid, %d of them on the fast path", len(inputs), valid, fastValid)
+}
+
+// TestFastPathCoversValidURLs keeps the speed claim honest: every valid URL of
+// the generated set, which has every scheme, takes the fast path.
+func TestFastPathCoversValidURLs(t *testing.T) {
+	for _, in := range generatedURLs(3000) {
+		if _, err := ReferenceRelative(in); err != nil {
+			continue
+		}
+		if parseFast(in, true) == nil {
+			t.Errorf("valid URL %q misses the fast path", in)
+		}
+	}
+}
+
+// checkAgreement compares the fast path and Parse with the general matcher
+// on one input; it returns "" when they agree.
+func checkAgreement(in string, relative bool) string {
+	parse, ref := Parse, Reference
+	if relative {
+		parse, ref = ParseReference, ReferenceRelative
+	}
+	want, wantErr := ref(in)
+	if fastTree := parseFast(in, relative); fastTree != nil {
+		if wantErr != nil {
+			return fmt.Sprintf("fast path accepts, matcher says %v\nfast tree:\n%s", wantErr, fastTree)
+		}
+		if got, want := fastTree.String(), want.String(); got != want {
+			return fmt.Sprintf("trees differ\nfast:\n%s\nmatcher:\n%s", got, want)
+		}
+	}
+	got, gotErr := parse(in)
+	switch {
+	case (gotErr == nil) != (wantErr == nil):
+		return fmt.Sprintf("Parse error %v, matcher error %v", gotErr, wantErr)
+	case gotErr != nil:
+		if gotErr.Error() != wantErr.Error() {
+			return fmt.Sprintf("Parse error %q, matcher error %q", gotErr, wantErr)
+		}
+	case got.String() != want.String():
+		return fmt.Sprintf("Parse tree differs\nParse:\n%s\nmatcher:\n%s", got, want)
+	}
+	return ""
+}
+
+// FuzzParse looks for an input where the fast path and the general matcher
+// disagree, or where either panics.
+func FuzzParse(f *testing.F) {
+	for _, s := range generatedURLs(200) {
+		f.Add(s)
+	}
+	for _, s := range []string{"", "#", "http://", "HTTP://A.B:1/%41?%zz#%", "news:*", "file:///", "ftp://@h/;type=a",
+		"gopher://h/%09", "wais://h/d/t/p", "prospero://h/p;a=b", "//h/p;q?r", "mailto:", "a:b"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		for _, relative := range []bool{false, true} {
+			if msg := checkAgreement(in, relative); msg != "" {
+				t.Errorf("%q (relative=%v): %s", in, relative, msg)
+			}
+		}
+	})
+}
