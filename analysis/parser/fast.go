@@ -1,6 +1,8 @@
 package parser
 
 import (
+	"sync"
+
 	"github.com/urlls/urlls/analysis/grammar"
 )
 
@@ -147,13 +149,6 @@ func isHex(c byte) bool {
 	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
 }
 
-// treeBuf holds a tree and room for its nodes, so that a typical URL costs
-// one allocation.
-type treeBuf struct {
-	tree grammar.Tree
-	buf  [20]grammar.Node
-}
-
 // fast is the state of one fast-path parse.
 type fast struct {
 	in    string
@@ -161,6 +156,9 @@ type fast struct {
 	open  [16]int32 // indexes of the open nodes
 	depth int
 }
+
+// fastPool recycles the parsers' node buffers.
+var fastPool = sync.Pool{New: func() any { return &fast{nodes: make([]grammar.Node, 0, 32)} }}
 
 func (p *fast) push(r *grammar.Rule, pos int) {
 	if p.depth == len(p.open) {
@@ -752,8 +750,11 @@ func lowerASCII(s string) string {
 // parseFast tries the fast path; relative selects relativeURL for an input
 // without a scheme. It returns nil when the general matcher must decide.
 func parseFast(input string, relative bool) *grammar.Tree {
-	tb := new(treeBuf)
-	p := fast{in: input, nodes: tb.buf[:0]}
+	p := fastPool.Get().(*fast)
+	defer fastPool.Put(p)
+	p.in = input
+	p.nodes = p.nodes[:0]
+	p.depth = 0
 	p.nodes = append(p.nodes, grammar.Node{ID: ruleURL.ID, Start: 0, End: int32(len(input))})
 	body := input
 	hash := splitFragment(input)
@@ -778,6 +779,7 @@ func parseFast(input string, relative bool) *grammar.Tree {
 		}
 	}
 	p.nodes[0].Size = int32(len(p.nodes))
-	tb.tree = grammar.Tree{Input: input, Nodes: p.nodes}
-	return &tb.tree
+	// Two exact allocations, the nodes' free of pointers: cheaper for the
+	// garbage collector than one that holds both (measured).
+	return &grammar.Tree{Input: input, Nodes: append([]grammar.Node(nil), p.nodes...)}
 }
