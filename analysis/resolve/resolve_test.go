@@ -416,7 +416,7 @@ const (
 	resolveFailure = "error: base URL has no scheme"
 )
 
-// cpythonExceptions are the rows of testdata/cpython-urljoin where
+// cpythonExceptions are the rows of testdata/corpus/cpython-urljoin where
 // urllib.parse.urljoin (RFC 3986) and RFC 1808 differ, by source_line. Every
 // active test_RFC1808 row agrees with RFC 1808: the rows that do not were
 // disabled upstream (SOURCE.md).
@@ -448,7 +448,7 @@ var cpythonExceptions = map[string]exception{
 	"438": {resolveFailure, whyNoBaseScm},
 }
 
-// goNetURLExceptions are the rows of testdata/go-net-url where
+// goNetURLExceptions are the rows of testdata/corpus/go-net-url where
 // net/url.ResolveReference (RFC 3986) and RFC 1808 differ, by source_line.
 var goNetURLExceptions = map[string]exception{
 	"1253": {"http://foo.com/../../../../quux", whyOverflow},
@@ -526,11 +526,11 @@ func checkCorpus(t *testing.T, rows []corpusRow, exceptions map[string]exception
 	}
 }
 
-// TestCPythonURLJoin runs testdata/cpython-urljoin through Resolve: the
+// TestCPythonURLJoin runs testdata/corpus/cpython-urljoin through Resolve: the
 // active test_RFC1808 rows, then the other active rows with the exceptions
 // above, then the rows CPython disabled, which are RFC 1808's own answers.
 func TestCPythonURLJoin(t *testing.T) {
-	rows := readTSV(t, "testdata/cpython-urljoin/urljoin-cases.tsv", 6)
+	rows := readTSV(t, "../../testdata/corpus/cpython-urljoin/urljoin-cases.tsv", 6)
 	var rfc1808, others, disabled []corpusRow
 	for _, r := range rows {
 		switch {
@@ -564,10 +564,10 @@ func TestCPythonURLJoin(t *testing.T) {
 	})
 }
 
-// TestGoNetURL runs testdata/go-net-url through Resolve, with the exceptions
+// TestGoNetURL runs testdata/corpus/go-net-url through Resolve, with the exceptions
 // above.
 func TestGoNetURL(t *testing.T) {
-	rows := readTSV(t, "testdata/go-net-url/resolve-reference.tsv", 5)
+	rows := readTSV(t, "../../testdata/corpus/go-net-url/resolve-reference.tsv", 5)
 	if len(rows) != 93 {
 		t.Fatalf("%d rows, SOURCE.md says 93", len(rows))
 	}
