@@ -58,7 +58,8 @@ type program struct {
 	expect [][]string
 	entry  []int32 // per rule index: first instruction of its body
 	root   []int32 // per rule index: a two-instruction stub CALLROOT r; END
-	inTree []bool  // per rule index: Rule.InTree
+	inTree []bool   // per rule index: Rule.InTree
+	names  []string // per rule index: Rule.Name
 }
 
 type compiler struct {
@@ -77,6 +78,7 @@ func compile(g *Grammar) *program {
 	p.inTree = make([]bool, len(g.Rules))
 	for i, r := range g.Rules {
 		p.inTree[i] = r.InTree()
+		p.names = append(p.names, r.Name)
 	}
 	for i := range g.Rules {
 		p.root[i] = int32(len(p.insts))

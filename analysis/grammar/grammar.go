@@ -108,7 +108,7 @@ func (e *Expr) write(b *strings.Builder, nested bool) {
 	case Ref:
 		b.WriteString(e.Name)
 	case Lit:
-		if e.CaseSensitive {
+		if e.CaseSensitive && strings.ToLower(e.Text) != strings.ToUpper(e.Text) {
 			b.WriteString("%s")
 		}
 		b.WriteByte('"')

@@ -268,7 +268,12 @@ type ruleParser struct {
 }
 
 func (p *ruleParser) errorf(format string, args ...any) error {
-	return &LoadError{p.file, p.firstLine + p.line, p.col + 1, fmt.Sprintf(format, args...)}
+	line, col := p.line, p.col
+	if line >= len(p.lines) { // at the end of the rule: point after its last byte
+		line = len(p.lines) - 1
+		col = len(p.lines[line])
+	}
+	return &LoadError{p.file, p.firstLine + line, col + 1, fmt.Sprintf(format, args...)}
 }
 
 // peek returns the current byte, 0 at the end of a line ('\n' between lines)
@@ -546,9 +551,11 @@ func (p *ruleParser) numVal(base int) (*Expr, error) {
 	switch p.peek() {
 	case '-':
 		p.next()
+		line, col := p.line, p.col
 		hi, ok := digit()
 		if !ok || hi < lo {
-			return nil, p.errorf("expected the upper end of a byte range")
+			p.line, p.col = line, col
+			return nil, p.errorf("expected the upper end of a byte range, at least %%x%02X", lo)
 		}
 		return &Expr{Kind: Range, Lo: byte(lo), Hi: byte(hi)}, nil
 	case '.':

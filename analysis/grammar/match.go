@@ -228,7 +228,24 @@ func (m *machine) fail(pos int, expect int32, sp int32, depthBias int) {
 	if pos < m.far {
 		return
 	}
-	for _, l := range m.prog.expect[expect] {
+	labels := m.prog.expect[expect]
+	// A rule that was only being tried here, not yet under way, is what was
+	// expected: "port" rather than the digit its first byte would have been.
+	var outer int32 = -1
+	for s := sp; s >= 0 && depthBias >= 0; s = m.cells[s].next {
+		c := m.cells[s]
+		if c.b < 0 {
+			continue
+		}
+		if int(c.start) < pos || c.next < 0 {
+			break
+		}
+		outer = c.b >> 1
+	}
+	if outer >= 0 {
+		labels = []string{m.prog.names[outer]}
+	}
+	for _, l := range labels {
 		dup := false
 		for _, e := range m.expected {
 			if e == l {

@@ -1,0 +1,292 @@
+// Command urlls checks URLs against the historical URL grammars: RFC 1738 §5,
+// RFC 1808 §2.2 and the W3C XBNF. It is one of the two thin faces of package
+// analysis (the other is the language server): it parses, resolves and prints,
+// and leaves every decision about URLs to analysis/.
+//
+//	urlls explain [--grammar NAME] [--rule NAME] [--json] URL
+//	urlls resolve BASE REF
+//	urlls grammar [NAME]
+//	urlls version
+//	urlls help [COMMAND]
+//
+// Results go to stdout and errors to stderr. The exit code is 0 on success, 1
+// when the input does not parse or resolve, and 2 on a usage error.
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// Exit codes.
+const (
+	exitOK    = 0
+	exitFail  = 1 // the input does not parse or resolve
+	exitUsage = 2 // bad command line
+)
+
+// env is what a command may touch: the process's streams, passed in so that
+// tests run the command in-process.
+type env struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+}
+
+// command is one subcommand.
+type command struct {
+	name string
+	// args is the synopsis after "urlls NAME".
+	args string
+	// summary is the one line of the command list.
+	summary string
+	// doc is the paragraph of "urlls help NAME".
+	doc string
+	run func(e *env, cmd *command, args []string) int
+}
+
+// commands in the order the usage lists them. The language server (a later
+// issue) joins them as "serve", and run's no-argument case starts it.
+var commands []*command
+
+func init() {
+	commands = []*command{
+		{
+			name:    "explain",
+			args:    "[--grammar rfc1738|rfc1808|xbnf] [--rule NAME] [--json] URL",
+			summary: "draw the derivation tree of URL: productions, byte spans, text and sources",
+			doc: `Explain parses URL and draws its derivation tree, one production a line with
+its byte span (start-end, end exclusive), the text it matched and the section
+of the RFC it comes from. Without --grammar and --rule the scheme picks the
+production (RFC 1738 §5; https per RFC 2818 §2.4; other schemes genericurl),
+a "#" starts an RFC 1808 fragment, and a URL without a scheme parses as an
+RFC 1808 relativeURL. With --grammar or --rule, URL must match that one rule
+of that grammar (default grammar rfc1738; default rule its start rule).
+A URL that does not parse is reported with a caret under the offending byte,
+the production and the chain of productions leading to it, and what was
+expected there; the exit code is then 1.`,
+			run: runExplain,
+		},
+		{
+			name:    "resolve",
+			args:    "BASE REF",
+			summary: "resolve the relative URL REF against the base URL BASE (RFC 1808 §4)",
+			doc:     `Resolve prints the absolute URL that REF stands for in a document whose base URL is BASE, by the algorithm of RFC 1808 §4.`,
+			run:     runResolve,
+		},
+		{
+			name:    "grammar",
+			args:    "[NAME]",
+			summary: "list the embedded grammars, or print every rule of one with its source",
+			doc: `Without NAME, grammar lists the embedded grammars: name, rule count and title.
+With NAME it prints the grammar's rules as written in its ABNF file, grouped
+by the section of the RFC each comes from (";@source" lines); rules named by
+";@transparent" are lexical helpers that derivation trees leave out.`,
+			run: runGrammar,
+		},
+		{
+			name:    "version",
+			args:    "",
+			summary: "print the version of urlls and of the Go that built it",
+			doc:     `Version prints "urlls VERSION GOVERSION".`,
+			run:     runVersion,
+		},
+		{
+			name:    "help",
+			args:    "[COMMAND]",
+			summary: "print this help, or the help of COMMAND",
+			doc:     `Help prints the usage of urlls, or of one command.`,
+			run:     runHelp,
+		},
+	}
+}
+
+func lookup(name string) *command {
+	for _, c := range commands {
+		if c.name == name {
+			return c
+		}
+	}
+	return nil
+}
+
+// run is the whole program: it returns the exit code.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	e := &env{stdin: stdin, stdout: stdout, stderr: stderr}
+	if len(args) == 0 {
+		// A later issue makes a bare "urlls" (and "urlls serve") run the
+		// language server on stdio; until then it is a usage error.
+		fmt.Fprintln(stderr, "urlls: no command given")
+		printUsage(stderr)
+		return exitUsage
+	}
+	switch name := args[0]; name {
+	case "-h", "-help", "--help":
+		printUsage(stdout)
+		return exitOK
+	default:
+		if cmd := lookup(name); cmd != nil {
+			return cmd.run(e, cmd, args[1:])
+		}
+		if strings.HasPrefix(name, "-") {
+			fmt.Fprintf(stderr, "urlls: unknown flag %s: flags follow the command\n", oneLine(name))
+		} else {
+			fmt.Fprintf(stderr, "urlls: unknown command %s\n", oneLine(name))
+		}
+		printUsage(stderr)
+		return exitUsage
+	}
+}
+
+func printUsage(w io.Writer) {
+	fmt.Fprint(w, `urlls checks URLs against the historical URL grammars (RFC 1738, RFC 1808, W3C XBNF).
+
+Usage:
+  urlls <command> [arguments]
+
+Commands:
+`)
+	for _, c := range commands {
+		fmt.Fprintln(w, strings.TrimRight(fmt.Sprintf("  %-8s %s", c.name, c.args), " "))
+		fmt.Fprintf(w, "           %s\n", c.summary)
+	}
+	fmt.Fprint(w, `
+Run "urlls help COMMAND" for a command's flags.
+Exit codes: 0 success, 1 the URL does not parse or resolve, 2 usage error.
+`)
+}
+
+func printCommandUsage(w io.Writer, cmd *command, fs *flag.FlagSet) {
+	fmt.Fprintf(w, "Usage: urlls %s %s\n", cmd.name, cmd.args)
+	if fs == nil {
+		return
+	}
+	hasFlags := false
+	fs.VisitAll(func(*flag.Flag) { hasFlags = true })
+	if hasFlags {
+		fmt.Fprintln(w, "\nFlags:")
+		fs.SetOutput(w)
+		fs.PrintDefaults()
+		fs.SetOutput(io.Discard)
+	}
+}
+
+// usageError reports a bad command line: one line "urlls: CMD: msg" and the
+// command's usage, on stderr.
+func (e *env) usageError(cmd *command, fs *flag.FlagSet, format string, args ...any) int {
+	fmt.Fprintf(e.stderr, "urlls: %s: %s\n", cmd.name, message(fmt.Sprintf(format, args...)))
+	printCommandUsage(e.stderr, cmd, fs)
+	return exitUsage
+}
+
+// newFlagSet returns the flag set of cmd. Its output is discarded while
+// parsing: parse reports errors itself, as one "urlls:" line.
+func newFlagSet(cmd *command) *flag.FlagSet {
+	fs := flag.NewFlagSet("urlls "+cmd.name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	return fs
+}
+
+// parse parses args with fs, letting flags come before and after the
+// positional arguments ("--" ends the flags). It returns the positional
+// arguments, or done with the exit code when the command line was bad or asked
+// for help.
+func (e *env) parse(cmd *command, fs *flag.FlagSet, args []string) (pos []string, code int, done bool) {
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				e.printHelp(e.stdout, cmd, fs)
+				return nil, exitOK, true
+			}
+			return nil, e.usageError(cmd, fs, "%v", err), true
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return pos, 0, false
+		}
+		if consumed := len(args) - len(rest); consumed > 0 && args[consumed-1] == "--" {
+			// fs.Parse stopped at the terminator: the rest are all arguments.
+			return append(pos, rest...), 0, false
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
+	}
+}
+
+func (e *env) printHelp(w io.Writer, cmd *command, fs *flag.FlagSet) {
+	printCommandUsage(w, cmd, fs)
+	fmt.Fprintf(w, "\n%s\n", cmd.doc)
+}
+
+func runHelp(e *env, cmd *command, args []string) int {
+	fs := newFlagSet(cmd)
+	pos, code, done := e.parse(cmd, fs, args)
+	if done {
+		return code
+	}
+	switch len(pos) {
+	case 0:
+		printUsage(e.stdout)
+		return exitOK
+	case 1:
+		c := lookup(pos[0])
+		if c == nil {
+			return e.usageError(cmd, fs, "unknown command %s", oneLine(pos[0]))
+		}
+		if c == cmd {
+			printUsage(e.stdout)
+			return exitOK
+		}
+		// Each command declares its flags when it runs; "-h" makes it print
+		// its help, with them, to stdout.
+		return c.run(e, c, []string{"-h"})
+	default:
+		return e.usageError(cmd, fs, "want at most one command, got %d arguments", len(pos))
+	}
+}
+
+// oneLine quotes s when it holds anything that would break a one-line message
+// (newlines, control characters, invalid UTF-8) or is empty, and caps its
+// length.
+func oneLine(s string) string {
+	const max = 80
+	if len(s) > max {
+		s = s[:max] + "…"
+	}
+	q := fmt.Sprintf("%q", s)
+	if s == "" || q[1:len(q)-1] != s || strings.ContainsAny(s, " \"") {
+		return q
+	}
+	return s
+}
+
+// message makes s safe to print as one line: control characters (newlines
+// included) and invalid UTF-8 are escaped, everything else is kept.
+func message(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			fmt.Fprintf(&b, `\x%02x`, s[i])
+		case !unicode.IsPrint(r) && r != ' ':
+			q := strconv.QuoteRune(r)
+			b.WriteString(q[1 : len(q)-1])
+		default:
+			b.WriteString(s[i : i+size])
+		}
+		i += size
+	}
+	return b.String()
+}
