@@ -56,8 +56,8 @@ type program struct {
 	sets   []byteSet
 	lits   []literal
 	expect [][]string
-	entry  []int32 // per rule index: first instruction of its body
-	root   []int32 // per rule index: a two-instruction stub CALLROOT r; END
+	entry  []int32  // per rule index: first instruction of its body
+	root   []int32  // per rule index: a two-instruction stub CALLROOT r; END
 	inTree []bool   // per rule index: Rule.InTree
 	names  []string // per rule index: Rule.Name
 }
