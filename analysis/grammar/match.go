@@ -88,9 +88,10 @@ type SyntaxError struct {
 	// Expected lists what would have been accepted at Offset: quoted literals,
 	// rule names of character classes, or "end of input".
 	Expected []string
-	// GaveUp is set when the matcher stopped because the input made it
-	// backtrack too much (an ambiguous grammar); Offset is then the furthest
-	// byte reached before it stopped.
+	// GaveUp is set when the input was too long and too ambiguous for an
+	// exact answer: the backtracking machine ran out of steps and the input
+	// is over memoLimit, so the memoising matcher (memo.go) was not tried.
+	// Offset is then the furthest failure the machine found in its budget.
 	GaveUp bool
 }
 
@@ -99,10 +100,11 @@ func (e *SyntaxError) Error() string {
 	if e.Offset < len(e.Input) {
 		found = fmt.Sprintf("%q", e.Input[e.Offset:e.Offset+1])
 	}
+	msg := fmt.Sprintf("offset %d: %s: unexpected %s, expected %s", e.Offset, e.Rule.Name, found, JoinExpected(e.Expected))
 	if e.GaveUp {
-		return fmt.Sprintf("offset %d: %s: too ambiguous to decide (matcher gave up)", e.Offset, e.Rule.Name)
+		msg += " (the furthest failure found before the matcher gave up: the input is too long and too ambiguous for an exact answer)"
 	}
-	return fmt.Sprintf("offset %d: %s: unexpected %s, expected %s", e.Offset, e.Rule.Name, found, JoinExpected(e.Expected))
+	return msg
 }
 
 // JoinExpected renders an expected list as "a, b or c".
@@ -116,11 +118,12 @@ func JoinExpected(items []string) string {
 	return strings.Join(items[:len(items)-1], ", ") + " or " + items[len(items)-1]
 }
 
-// maxSteps bounds the machine's work on one input. The seed grammars of RFC
-// 1738 and RFC 1808 stay linear in practice; a grammar where one string splits
-// in exponentially many ways (the XBNF's "search ::= N(xalpha) O(search)")
-// could otherwise hang on a long input that fails late.
-const maxSteps = 1 << 22
+// stepBudget bounds the machine's work on an input of n bytes. The seed
+// grammars of RFC 1738 and RFC 1808 take a few steps a byte; on a grammar
+// where one string splits in exponentially many ways (the XBNF's "search ::=
+// N(xalpha) O(search)") Match switches to the polynomial memoising matcher
+// once the budget is spent, so the budget only decides how soon.
+func stepBudget(n int) int { return 1<<16 + 64*n }
 
 // Match parses input against rule name of g. The whole input must match.
 func (g *Grammar) Match(name, input string) (*Tree, error) {
@@ -145,13 +148,29 @@ func (r *Rule) Match(input string) (*Tree, *SyntaxError) {
 	if ok {
 		return m.tree(r.grammar), nil
 	}
-	gaveUp := m.steps > maxSteps
+	// memo fallback: the machine ran out of steps (an input that splits in
+	// exponentially many ways); the memoising matcher of memo.go computes the
+	// same tree or error in polynomial time. The recording run below takes
+	// exactly the steps of the first, so it never runs out on its own.
+	gaveUp := m.steps > m.budget
+	if gaveUp && len(input) <= memoLimit {
+		return matchMemo(r, input)
+	}
 	// Run again, recording failures: the first run stays fast for the
-	// common case of a matching input.
+	// common case of a matching input. When even the memoising matcher would
+	// take too long (its cost grows with the cube of the input on the worst
+	// grammars), the furthest failure within the budget is the answer: the
+	// machine tries the greedy reading first, so it has usually reached the
+	// offending byte already.
 	m.reset(r.grammar.prog, input, true)
 	m.run(r.grammar.prog.root[r.index])
 	return nil, m.syntaxError(r, gaveUp)
 }
+
+// memoLimit is the longest input the memoising matcher takes on: at 1 KiB its
+// worst case (a gopher selector of %09 escapes, the XBNF's search) costs about
+// a tenth of a second, at 4 KiB two seconds.
+const memoLimit = 1024
 
 var machinePool = sync.Pool{New: func() any { return new(machine) }}
 
@@ -181,6 +200,7 @@ type machine struct {
 	choices []choice
 	events  []event
 	steps   int
+	budget  int
 
 	// failure recording (second run only)
 	record   bool
@@ -197,6 +217,7 @@ func (m *machine) reset(p *program, input string, record bool) {
 	m.choices = m.choices[:0]
 	m.events = m.events[:0]
 	m.steps = 0
+	m.budget = stepBudget(len(input))
 	m.record = record
 	m.far = -1
 	m.farDepth = -1
@@ -276,7 +297,7 @@ func (m *machine) run(pc int32) bool {
 	sp := int32(-1)
 	for {
 		m.steps++
-		if m.steps > maxSteps {
+		if m.steps > m.budget {
 			return false
 		}
 		in := &insts[pc]
