@@ -3,6 +3,7 @@
 // analysis (the other is the language server): it parses, resolves and prints,
 // and leaves every decision about URLs to analysis/.
 //
+//	urlls check [--format text|json|sarif|github] [--strict] [--lang LANG] [--config FILE] [--fix] PATH... | -
 //	urlls explain [--grammar NAME] [--rule NAME] [--json] URL
 //	urlls resolve BASE REF
 //	urlls grammar [NAME]
@@ -61,6 +62,24 @@ var commands []*command
 
 func init() {
 	commands = []*command{
+		{
+			name:    "check",
+			args:    "[--format text|json|sarif|github] [--strict] [--lang LANG] [--config FILE] [--fix] PATH... | -",
+			summary: "report the URL problems of files, directories or standard input",
+			doc: `Check finds the URLs of each file (Markdown, HTML, plain text, comments and
+strings of code; --lang or the file extension decides) and reports every
+problem with a stable code (see README.md, "Diagnostics"). Directories are
+walked, skipping .git, node_modules, vendor and binary files; "-" reads
+standard input. Each file's settings come from the nearest .urlls.json in its
+directory or above (or --config). Text output is "path:line:col: severity:
+message [code]" with 1-based byte columns; json adds end positions, byte
+offsets and fixes; sarif is SARIF 2.1.0; github prints workflow annotations.
+--fix applies each finding's preferred fix in place (through a temporary file
+renamed over the original) and reports what is left.
+Exit codes: 0 no error-severity finding, 1 errors found, 2 usage, I/O or
+configuration error (the other files are still checked).`,
+			run: runCheck,
+		},
 		{
 			name:    "explain",
 			args:    "[--grammar rfc1738|rfc1808|xbnf] [--rule NAME] [--json] URL",

@@ -1,0 +1,700 @@
+package checks
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/urlls/urlls/analysis/grammar"
+	"github.com/urlls/urlls/analysis/parser"
+)
+
+// finding is a diagnostic in the coordinates of the URL's text: CheckURL maps
+// it to document offsets.
+type finding struct {
+	start, end int
+	code, msg  string
+	fixes      []fix
+}
+
+type fix struct {
+	msg   string
+	edits []edit // in text order, never overlapping
+}
+
+// edit replaces text[start:end] with text.
+type edit struct {
+	start, end int
+	text       string
+}
+
+// analyzer holds the state of the checks of one URL.
+type analyzer struct {
+	text     string
+	relative bool
+	scheme   string    // as written, "" for none
+	auth     authority // of text
+	flagged  []bool    // bytes a character-level code reported
+	findings []finding
+	// stop is where the syntax parse stopped for good: the start of the
+	// syntax finding, or of the byte no stand-in could repair; len(text)+1
+	// when the URL parsed. The parse saw nothing after it.
+	stop int
+}
+
+// analyze runs every check on one URL text and returns the findings in text
+// order, with their fixes unverified, and where the syntax parse stopped
+// (len(text)+1 when it succeeded).
+//
+// Order matters: the character-level codes come first, then the bytes they
+// reported are repaired in a copy of the text before the syntax parse, so
+// that one problem is never reported twice (a space in a host name is
+// unsafe-char, not also syntax); the forms later RFCs allow are recognised at
+// the parse failures they cause and repaired in turn.
+func analyze(text string, relative bool) (findings []finding, stop int) {
+	a := &analyzer{text: text, relative: relative, scheme: parser.Scheme(text), stop: 0}
+	a.auth = parseAuthority(text, a.scheme)
+	a.flagged = make([]bool, len(text))
+	a.characters()
+	a.schemeChecks()
+	a.authorityChecks()
+	a.syntax()
+	sort.SliceStable(a.findings, func(i, j int) bool {
+		if a.findings[i].start != a.findings[j].start {
+			return a.findings[i].start < a.findings[j].start
+		}
+		return a.findings[i].end < a.findings[j].end
+	})
+	return a.findings, a.stop
+}
+
+func (a *analyzer) add(f finding) { a.findings = append(a.findings, f) }
+
+func (a *analyzer) flag(i, j int) {
+	for ; i < j; i++ {
+		a.flagged[i] = true
+	}
+}
+
+// unsafeByte reports the characters RFC 1738 §2.2 calls unsafe that no URL
+// grammar admits (RFC 3986 neither): the controls, space, <"> "<" ">" "\" "^"
+// "{" "}" "|" and "`". "~" is unsafe in RFC 1738 only (rfc1738-unsafe), "#"
+// delimits the fragment and "%" is bad-escape's.
+func unsafeByte(b byte) bool {
+	switch b {
+	case ' ', '"', '<', '>', '\\', '^', '{', '}', '|', '`':
+		return true
+	}
+	return b < 0x20 || b == 0x7f
+}
+
+func isHex(b byte) bool {
+	return '0' <= b && b <= '9' || 'a' <= b && b <= 'f' || 'A' <= b && b <= 'F'
+}
+
+func unhex(b byte) byte {
+	switch {
+	case b <= '9':
+		return b - '0'
+	case b >= 'a':
+		return b - 'a' + 10
+	}
+	return b - 'A' + 10
+}
+
+func isAlnum(b byte) bool {
+	return '0' <= b && b <= '9' || 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z'
+}
+
+// isEscape reports whether s[i:] starts with "%" hex hex (RFC 1738 §2.2).
+func isEscape(s string, i int) bool {
+	return i+2 < len(s) && s[i] == '%' && isHex(s[i+1]) && isHex(s[i+2])
+}
+
+// characters runs the character-level codes over the text, byte by byte.
+func (a *analyzer) characters() {
+	s := a.text
+	labelDone := -1 // end of the host label whose non-ascii finding is made
+	for i := 0; i < len(s); {
+		b := s[i]
+		j := i + 1
+		switch {
+		case b >= 0x80:
+			for j < len(s) && s[j] >= 0x80 {
+				j++
+			}
+			a.flag(i, j)
+			if i < labelDone {
+				break
+			}
+			if l0, l1, ok := a.hostLabel(i); ok {
+				a.nonASCIILabel(l0, l1)
+				labelDone = l1
+				break
+			}
+			a.nonASCII(i, j)
+		case unsafeByte(b):
+			for j < len(s) && unsafeByte(s[j]) {
+				j++
+			}
+			a.flag(i, j)
+			a.unsafeChars(i, j)
+		case b == '~':
+			for j < len(s) && s[j] == '~' {
+				j++
+			}
+			a.flag(i, j)
+			a.tildes(i, j)
+		case b == '%':
+			if !isEscape(s, i) {
+				a.flag(i, j)
+				a.badEscape(i)
+				break
+			}
+			j = i
+			for isEscape(s, j) && a.redundantEscape(j) {
+				j += 3
+			}
+			if j > i {
+				a.redundantEscapes(i, j)
+			} else {
+				j = i + 3
+			}
+		}
+		i = j
+	}
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// unsafeChars reports the run text[i:j] of unsafe characters; the fix
+// percent-encodes each byte. It also encodes the "}" that closes a "{" of
+// the run: in running text a URL ends at a "}" without its "{" (as at a ")"
+// that closes a parenthesis the URL stands in), so encoding the "{" alone
+// would cut the rest of the URL off.
+func (a *analyzer) unsafeChars(i, j int) {
+	run := a.text[i:j]
+	var enc strings.Builder
+	var edits []edit
+	for k := i; k < j; k++ {
+		e := fmt.Sprintf("%%%02X", a.text[k])
+		enc.WriteString(e)
+		edits = append(edits, edit{k, k + 1, e})
+	}
+	msg := "percent-encode as " + enc.String()
+	var partners []edit
+	for k := i; k < j; k++ {
+		if a.text[k] != '{' {
+			continue
+		}
+		if p := a.closingBrace(k); p >= j {
+			partners = append(partners, edit{p, p + 1, "%7D"})
+		}
+	}
+	if len(partners) > 0 {
+		edits = append(edits, partners...)
+		sort.Slice(edits, func(x, y int) bool { return edits[x].start < edits[y].start })
+		msg += `, and the matching "}" as %7D`
+	}
+	a.add(finding{
+		start: i, end: j, code: codeUnsafeChar,
+		msg:   fmt.Sprintf("unsafe %s %s: no URL grammar allows %s unencoded", plural(j-i, "character", "characters"), strconv.Quote(run), plural(j-i, "it", "them")),
+		fixes: []fix{{msg: msg, edits: edits}},
+	})
+}
+
+// closingBrace returns the index of the "}" that closes the "{" at i, or -1.
+func (a *analyzer) closingBrace(i int) int {
+	depth := 0
+	for k := i + 1; k < len(a.text); k++ {
+		switch a.text[k] {
+		case '{':
+			depth++
+		case '}':
+			if depth == 0 {
+				return k
+			}
+			depth--
+		}
+	}
+	return -1
+}
+
+func (a *analyzer) tildes(i, j int) {
+	var edits []edit
+	for k := i; k < j; k++ {
+		edits = append(edits, edit{k, k + 1, "%7E"})
+	}
+	a.add(finding{
+		start: i, end: j, code: codeRFC1738Unsafe,
+		msg:   `"~" is unsafe in RFC 1738 (RFC 3986 made it unreserved)`,
+		fixes: []fix{{msg: "encode ~ as %7E", edits: edits}},
+	})
+}
+
+// badEscape reports the "%" at i. The span covers the "%" and the letters or
+// digits after it that an escape would have taken ("%zz", "%4g"), so that
+// the message shows what was written; the fix encodes the "%" alone.
+func (a *analyzer) badEscape(i int) {
+	k := i + 1
+	for k < len(a.text) && k < i+3 && isAlnum(a.text[k]) {
+		k++
+	}
+	a.add(finding{
+		start: i, end: k, code: codeBadEscape,
+		msg:   fmt.Sprintf(`%s is not an escape: "%%" must be followed by two hex digits`, strconv.Quote(a.text[i:k])),
+		fixes: []fix{{msg: "encode % as %25", edits: []edit{{i, i + 1, "%25"}}}},
+	})
+}
+
+// redundantEscape reports whether the escape at i encodes a character that
+// is unreserved in every URL grammar: a letter, a digit, "-", "." or "_"
+// (RFC 1738 §2.2, RFC 3986 §2.3). Not "~": RFC 1738 calls it unsafe. Not a
+// "." of a path segment that would decode to "." or "..", which RFC 1808 §4
+// resolution treats differently from its escaped form, nor a "." that ends
+// the URL: in running text a trailing "." ends the sentence, not the URL
+// (RFC 1738 appendix), so decoding it would cut it off the link.
+func (a *analyzer) redundantEscape(i int) bool {
+	d := unhex(a.text[i+1])<<4 | unhex(a.text[i+2])
+	if !(isAlnum(d) || d == '-' || d == '.' || d == '_') {
+		return false
+	}
+	return d != '.' || i+3 < len(a.text) && !a.dotSegment(i)
+}
+
+// dotSegment reports whether the segment around the escape at i decodes to
+// "." or "..". Such a segment is at most six bytes long ("%2E%2E").
+func (a *analyzer) dotSegment(i int) bool {
+	s := a.text
+	delim := func(b byte) bool { return b == '/' || b == '?' || b == '#' || b == ';' }
+	lo := i
+	for lo > 0 && !delim(s[lo-1]) {
+		if lo--; i-lo > 3 {
+			return false
+		}
+	}
+	hi := i
+	for hi < len(s) && !delim(s[hi]) {
+		if hi++; hi-lo > 6 {
+			return false
+		}
+	}
+	seg := strings.NewReplacer("%2E", ".", "%2e", ".").Replace(s[lo:hi])
+	return seg == "." || seg == ".."
+}
+
+func (a *analyzer) redundantEscapes(i, j int) {
+	var dec strings.Builder
+	var edits []edit
+	for k := i; k < j; k += 3 {
+		c := string(unhex(a.text[k+1])<<4 | unhex(a.text[k+2]))
+		dec.WriteString(c)
+		edits = append(edits, edit{k, k + 3, c})
+	}
+	raw, d := strconv.Quote(a.text[i:j]), strconv.Quote(dec.String())
+	a.add(finding{
+		start: i, end: j, code: codeRedundantEscape,
+		msg:   fmt.Sprintf("%s needlessly escapes %s", raw, d),
+		fixes: []fix{{msg: fmt.Sprintf("decode %s to %s", raw, d), edits: edits}},
+	})
+}
+
+// host returns the span of the text's host name: the host of its authority
+// (not an IP literal), or a news article's host (RFC 1738 §3.6 "news:"
+// <message-id>, article = … "@" host).
+func (a *analyzer) host() (hs, he int, ok bool) {
+	if au := a.auth; au.ok {
+		return au.hostStart, au.hostEnd, au.hostStart < au.hostEnd && a.text[au.hostStart] != '['
+	}
+	if !strings.EqualFold(a.scheme, "news") {
+		return 0, 0, false
+	}
+	he = len(a.text)
+	if k := strings.IndexByte(a.text, '#'); k >= 0 {
+		he = k
+	}
+	at := strings.LastIndexByte(a.text[:he], '@')
+	return at + 1, he, at > len(a.scheme)
+}
+
+// hostLabel returns the host name label around byte i, when i is in the
+// text's host name.
+func (a *analyzer) hostLabel(i int) (l0, l1 int, ok bool) {
+	hs, he, ok := a.host()
+	if !ok || i < hs || i >= he {
+		return 0, 0, false
+	}
+	l0 = hs
+	if k := strings.LastIndexByte(a.text[hs:i], '.'); k >= 0 {
+		l0 = hs + k + 1
+	}
+	l1 = he
+	if k := strings.IndexByte(a.text[i:he], '.'); k >= 0 {
+		l1 = i + k
+	}
+	return l0, l1, true
+}
+
+// nonASCII reports a run of non-ASCII bytes outside a host name; the fix
+// percent-encodes their UTF-8 bytes (RFC 3987 §3.1), one edit per character.
+func (a *analyzer) nonASCII(i, j int) {
+	run := a.text[i:j]
+	var msg string
+	if utf8.ValidString(run) {
+		n := utf8.RuneCountInString(run)
+		msg = fmt.Sprintf("non-ascii %s %s: URLs are US-ASCII (RFC 1738 §2.2)", plural(n, "character", "characters"), strconv.Quote(run))
+	} else {
+		msg = fmt.Sprintf("non-ascii bytes %s, not even UTF-8: URLs are US-ASCII (RFC 1738 §2.2)", strconv.Quote(run))
+	}
+	var enc strings.Builder
+	var edits []edit
+	for k := i; k < j; {
+		_, size := utf8.DecodeRuneInString(a.text[k:j])
+		var e strings.Builder
+		for _, b := range []byte(a.text[k : k+size]) {
+			fmt.Fprintf(&e, "%%%02X", b)
+		}
+		enc.WriteString(e.String())
+		edits = append(edits, edit{k, k + size, e.String()})
+		k += size
+	}
+	a.add(finding{start: i, end: j, code: codeNonASCII, msg: msg,
+		fixes: []fix{{msg: "percent-encode as " + enc.String(), edits: edits}}})
+}
+
+// nonASCIILabel reports the non-ASCII characters of the host name label
+// text[l0:l1] as one finding. A host name admits no escapes (RFC 1738 §3.1),
+// so the fix is the label's IDNA form (RFC 3490, Punycode RFC 3492).
+func (a *analyzer) nonASCIILabel(l0, l1 int) {
+	label := a.text[l0:l1]
+	first, last := -1, -1
+	for k := l0; k < l1; k++ {
+		if a.text[k] >= 0x80 {
+			if first < 0 {
+				first = k
+			}
+			last = k + 1
+		}
+	}
+	f := finding{start: first, end: last, code: codeNonASCII,
+		msg: fmt.Sprintf("non-ascii host name label %s: host names are US-ASCII (RFC 1738 §3.1)", strconv.Quote(label))}
+	// Only a label that is a host name label but for its non-ASCII
+	// characters gets a fix: its ASCII form is then letters, digits and
+	// "-", safe to write in any document context.
+	ldh := true
+	for k := 0; k < len(label); k++ {
+		ldh = ldh && (label[k] >= 0x80 || isAlnum(label[k]) || label[k] == '-')
+	}
+	if ascii, ok := idnaLabel(label); ok && ldh {
+		f.fixes = []fix{{msg: "convert the label to punycode " + strconv.Quote(ascii), edits: []edit{{l0, l1, ascii}}}}
+	}
+	a.add(f)
+}
+
+// schemeChecks runs scheme-case, unknown-scheme and reserved-scheme. They
+// look at the scheme alone, so they report whether or not the rest parses:
+// unknown-scheme explains why a syntax error names genericurl.
+func (a *analyzer) schemeChecks() {
+	sch := a.scheme
+	if sch == "" {
+		return
+	}
+	lower := strings.ToLower(sch)
+	if lower != sch {
+		a.add(finding{start: 0, end: len(sch), code: codeSchemeCase,
+			msg:   fmt.Sprintf("scheme %s is not lower case", strconv.Quote(sch)),
+			fixes: []fix{{msg: "lower-case the scheme", edits: []edit{{0, len(sch), lower}}}}})
+	}
+	switch {
+	case reservedSchemes[lower]:
+		a.add(finding{start: 0, end: len(sch), code: codeReservedScheme,
+			msg: fmt.Sprintf("scheme %s is reserved by RFC 1738 §4 without a syntax; checked as genericurl", strconv.Quote(lower))})
+	case !parser.KnownScheme(lower):
+		a.add(finding{start: 0, end: len(sch), code: codeUnknownScheme,
+			msg: fmt.Sprintf("no grammar for scheme %s; checked as genericurl", strconv.Quote(lower))})
+	}
+}
+
+func allDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// above reports whether the decimal digits s are a number above max.
+func above(s string, max int) bool {
+	s = strings.TrimLeft(s, "0")
+	if len(s) > 6 {
+		return true
+	}
+	n, _ := strconv.Atoi(s)
+	return n > max
+}
+
+// authorityChecks runs credentials, port-range and host-range on the parts of
+// the authority found by their delimiters, so that they report whether or not
+// the URL parses: fixing a syntax error elsewhere never reveals them.
+func (a *analyzer) authorityChecks() {
+	au, s := a.auth, a.text
+	if !au.ok {
+		return
+	}
+	if p0, p1, ok := au.password(s); ok {
+		a.add(finding{start: p0, end: p1, code: codeCredentials,
+			msg: "password in the url: whoever sees the url can read it"})
+	}
+	if au.portStart >= 0 {
+		if port := s[au.portStart:au.end]; allDigits(port) && above(port, 65535) {
+			a.add(finding{start: au.portStart, end: au.end, code: codePortRange,
+				msg: fmt.Sprintf("port %s is above 65535", port)})
+		}
+	}
+	host := s[au.hostStart:au.hostEnd]
+	parts := strings.Split(host, ".")
+	if len(parts) != 4 {
+		return
+	}
+	for _, p := range parts {
+		if !allDigits(p) {
+			return
+		}
+	}
+	off := au.hostStart
+	for _, p := range parts {
+		if above(p, 255) {
+			a.add(finding{start: off, end: off + len(p), code: codeHostRange,
+				msg: fmt.Sprintf("host number part %s is above 255", p)})
+		}
+		off += len(p) + 1
+	}
+}
+
+// maxParses bounds the parse-classify-repair loop of one URL.
+const maxParses = 32
+
+// repairBytes replace a byte a character-level code reported, in turn: a
+// letter is valid nearly everywhere, a digit in a port or a host number.
+var repairBytes = [...]byte{'a', '0'}
+
+// repaired is a copy of the text being repaired for the syntax parse, with
+// the text offset of each of its bytes (origin[len(rep)] == len(text)).
+type repaired struct {
+	rep    []byte
+	origin []int
+}
+
+func (r *repaired) remove(i, j int) {
+	r.rep = append(r.rep[:i], r.rep[j:]...)
+	r.origin = append(r.origin[:i], r.origin[j:]...)
+}
+
+// span maps rep[i:j] (j > i) to a text span.
+func (r *repaired) span(i, j int) (int, int) {
+	return r.origin[i], r.origin[j-1] + 1
+}
+
+// syntax parses the repaired text with its scheme's production, turns the
+// failures that the forms later RFCs allow cause into rfc1738-unsafe
+// findings, repairing them and parsing again, and reports any other failure
+// as one syntax finding.
+func (a *analyzer) syntax() {
+	s := a.text
+	r := &repaired{rep: []byte(s), origin: make([]int, len(s)+1)}
+	for i := range r.origin {
+		r.origin[i] = i
+	}
+	for i := range r.rep {
+		if a.flagged[i] {
+			r.rep[i] = repairBytes[0]
+		}
+	}
+	for i := 0; i < len(a.scheme); i++ {
+		if c := r.rep[i]; 'A' <= c && c <= 'Z' {
+			r.rep[i] = c + 'a' - 'A'
+		}
+	}
+	attempts := map[int]int{}
+	for range maxParses {
+		in := string(r.rep)
+		var err error
+		if a.relative {
+			_, err = parser.ParseReference(in)
+		} else {
+			_, err = parser.Parse(in)
+		}
+		if err == nil {
+			a.stop = len(s) + 1
+			return
+		}
+		var se *grammar.SyntaxError
+		if !errors.As(err, &se) || se == nil {
+			return
+		}
+		o := min(max(se.Offset, 0), len(r.rep))
+		if a.laterForm(r, se, o) {
+			continue
+		}
+		if o < len(r.rep) {
+			if t := r.origin[o]; t < len(s) && a.flagged[t] {
+				// Already reported: try another stand-in, else give up
+				// rather than report the byte twice.
+				if attempts[t]++; attempts[t] < len(repairBytes) {
+					r.rep[o] = repairBytes[attempts[t]]
+					continue
+				}
+				a.stop = t
+				return
+			}
+		}
+		a.syntaxFinding(r, se, o)
+		return
+	}
+}
+
+// userinfoByte reports the bytes RFC 1738 §3.1 allows in user and password
+// (uchar, ";", "?", "&", "=") and the ":" between them; escapes are checked
+// already.
+func userinfoByte(b byte) bool {
+	return isAlnum(b) || strings.IndexByte("$-_.+!*'(),;?&=:%", b) >= 0
+}
+
+func ipv6Literal(s string) bool {
+	if len(s) < 2 || s[0] != '[' || s[len(s)-1] != ']' || !strings.Contains(s, ":") {
+		return false
+	}
+	for i := 1; i < len(s)-1; i++ {
+		if b := s[i]; !isHex(b) && b != ':' && b != '.' {
+			return false
+		}
+	}
+	return true
+}
+
+func chainHas(se *grammar.SyntaxError, name string) bool {
+	for _, r := range se.Chain {
+		if r != nil && r.Name == name {
+			return true
+		}
+	}
+	return se.Rule != nil && se.Rule.Name == name
+}
+
+// laterForm recognises a parse failure at o caused by a form RFC 1738
+// forbids and later RFCs allow, reports it and repairs it in r.
+func (a *analyzer) laterForm(r *repaired, se *grammar.SyntaxError, o int) bool {
+	rs := string(r.rep)
+	sch := parser.Scheme(rs)
+	if au := parseAuthority(rs, sch); au.ok {
+		// RFC 1738 §3.3: "http://<host>:<port>/<path>?<searchpart>", no
+		// user or password (RFC 3986 §3.2.1 allows and deprecates them).
+		if (sch == "http" || sch == "https") && au.at >= 0 && o >= au.start && o <= au.at {
+			ok := true
+			for i := au.start; i < au.at; i++ {
+				ok = ok && userinfoByte(rs[i])
+			}
+			if ok {
+				t0, t1 := r.span(au.start, au.at+1)
+				a.add(finding{start: t0, end: t1, code: codeRFC1738Unsafe,
+					msg: fmt.Sprintf("userinfo %s in an %s url: RFC 1738 §3.3 has none (RFC 3986 allows and deprecates it)", strconv.Quote(a.text[t0:t1]), sch)})
+				r.remove(au.start, au.at+1)
+				return true
+			}
+		}
+		// RFC 2732, RFC 3986 §3.2.2: an IP literal host.
+		if hs, he := au.hostStart, au.hostEnd; o >= hs && o < he && (he == au.end || rs[he] == ':') && ipv6Literal(rs[hs:he]) {
+			t0, t1 := r.span(hs, he)
+			a.add(finding{start: t0, end: t1, code: codeRFC1738Unsafe,
+				msg: fmt.Sprintf("ipv6 literal host %s: RFC 1738 has no IP literals (RFC 2732 added them)", strconv.Quote(a.text[t0:t1]))})
+			r.rep[hs] = 'a'
+			r.remove(hs+1, he)
+			return true
+		}
+		// RFC 3986 §3.2.3: "URI producers and normalizers should omit the
+		// port component and its ":" delimiter if port is empty".
+		if p := au.portStart; p >= 0 && p == au.end && (o == p || o == p-1) {
+			t0, t1 := r.span(p-1, p)
+			a.add(finding{start: t0, end: t1, code: codeRFC1738Unsafe,
+				msg: `empty port: RFC 1738 requires digits after ":" (RFC 3986 allows none)`})
+			r.remove(p-1, p)
+			return true
+		}
+	}
+	// RFC 1738 §3.3: "Within the <path> and <searchpart> components, "/",
+	// ";", "?" are reserved"; RFC 3986 §3.4 allows "/" and "?" in a query.
+	if o < len(rs) && (rs[o] == '/' || rs[o] == '?') && chainHas(se, "search") {
+		end := len(rs)
+		if k := strings.IndexByte(rs[o:], '#'); k >= 0 {
+			end = o + k
+		}
+		last, slash, question := o, false, false
+		for k := o; k < end; k++ {
+			switch rs[k] {
+			case '/':
+				slash = true
+			case '?':
+				question = true
+			default:
+				continue
+			}
+			r.rep[k] = '='
+			last = k
+		}
+		what := `"/" and "?"`
+		if !question {
+			what = `"/"`
+		} else if !slash {
+			what = `"?"`
+		}
+		t0, t1 := r.span(o, last+1)
+		a.add(finding{start: t0, end: t1, code: codeRFC1738Unsafe,
+			msg: what + ` in a search part: RFC 1738 §3.3 reserves "/" and "?" there (RFC 3986 allows them)`})
+		return true
+	}
+	return false
+}
+
+// syntaxFinding reports the parse failure at o of the repaired text: the
+// byte where the parse stopped (the last byte at the end of the input), the
+// production chain it was in and what it expected there.
+func (a *analyzer) syntaxFinding(r *repaired, se *grammar.SyntaxError, o int) {
+	var t0, t1 int
+	found := "end of input"
+	if o < len(r.rep) {
+		t0 = r.origin[o]
+		_, size := utf8.DecodeRuneInString(a.text[t0:])
+		t1 = t0 + size
+		found = strconv.Quote(a.text[t0:t1])
+	} else if len(a.text) > 0 {
+		t0, t1 = len(a.text)-1, len(a.text)
+		for t0 > 0 && !utf8.RuneStart(a.text[t0]) && t1-t0 < utf8.UTFMax {
+			t0--
+		}
+	}
+	var chain []string
+	for _, rule := range se.Chain {
+		if rule != nil {
+			chain = append(chain, rule.Name)
+		}
+	}
+	if len(chain) == 0 && se.Rule != nil {
+		chain = []string{se.Rule.Name}
+	}
+	where := strings.Join(chain, " › ")
+	if where == "" {
+		where = "url"
+	}
+	a.stop = t0
+	a.add(finding{start: t0, end: t1, code: codeSyntax,
+		msg: fmt.Sprintf("unexpected %s in %s: expected %s", found, where, grammar.JoinExpected(se.Expected))})
+}

@@ -1,0 +1,148 @@
+package checks
+
+// Code describes one diagnostic code of the catalog.
+type Code struct {
+	// Name is the stable name, e.g. "bad-escape".
+	Name string
+	// Summary is one line, for SARIF rule short descriptions and docs.
+	Summary string
+	// Doc is a paragraph: what the code finds, why it matters (with the RFC
+	// section) and how to fix it.
+	Doc string
+	// Severity is the default severity.
+	Severity Severity
+	// Strict is the severity under strict mode, where every RFC 1738
+	// violation is an error.
+	Strict Severity
+	// Unnecessary asks the editor to render the span as unnecessary code
+	// (LSP DiagnosticTag Unnecessary).
+	Unnecessary bool
+}
+
+// The code names, as the findings carry them.
+const (
+	codeBadEscape       = "bad-escape"
+	codeUnsafeChar      = "unsafe-char"
+	codeRFC1738Unsafe   = "rfc1738-unsafe"
+	codeNonASCII        = "non-ascii"
+	codeSyntax          = "syntax"
+	codeSchemeCase      = "scheme-case"
+	codeUnknownScheme   = "unknown-scheme"
+	codeReservedScheme  = "reserved-scheme"
+	codePortRange       = "port-range"
+	codeHostRange       = "host-range"
+	codeCredentials     = "credentials"
+	codeRedundantEscape = "redundant-escape"
+)
+
+// Catalog lists every diagnostic code, in the order of DESIGN.md.
+var Catalog = []Code{
+	{
+		Name:     codeBadEscape,
+		Summary:  `"%" not followed by two hex digits`,
+		Doc:      `A "%" starts an escape and must be followed by two hexadecimal digits that give the octet's value (RFC 1738 §2.2: "escape = "%" hex hex"). A "%" followed by anything else is not a URL, and programs disagree about what it means. To write a literal "%", encode it as "%25".`,
+		Severity: Error,
+		Strict:   Error,
+	},
+	{
+		Name:     codeUnsafeChar,
+		Summary:  "a character no URL grammar allows",
+		Doc:      `RFC 1738 §2.2 calls space, the control characters, the double quote, "<", ">", "\", "^", "{", "}", "|" and the backquote unsafe: gateways and transports alter them, and "<", ">" and the quote delimit URLs in text. No URL grammar, RFC 1738, RFC 1808 or RFC 3986, admits them unencoded. Percent-encode each one with its US-ASCII code, e.g. a space as "%20", "|" as "%7C". Where escapes are not allowed either (a host name, a port) there is no fix: the character does not belong there.`,
+		Severity: Error,
+		Strict:   Error,
+	},
+	{
+		Name:     codeRFC1738Unsafe,
+		Summary:  "a form RFC 1738 forbids that later RFCs made legal",
+		Doc:      `RFC 1738 forbids some forms that later RFCs allow: "~" anywhere (RFC 1738 §2.2 lists it as unsafe; RFC 3986 §2.3 made it unreserved), an IPv6 literal host in "[ ]" (RFC 2732, RFC 3986 §3.2.2), "/" or "?" in a search part (RFC 1738 §3.3 reserves them there; RFC 3986 §3.4 allows them in a query), a user name or password in an http or https URL (RFC 1738 §3.3 has none; RFC 3986 §3.2.1 allows and deprecates them) and an empty port after ":" (RFC 3986 §3.2.3). Modern software accepts them; programs that follow RFC 1738 do not. Encode "~" as "%7E"; the other forms have no RFC 1738 equivalent.`,
+		Severity: Warning,
+		Strict:   Error,
+	},
+	{
+		Name:     codeNonASCII,
+		Summary:  "a non-ASCII character (an IRI)",
+		Doc:      `URLs are written in a subset of US-ASCII (RFC 1738 §2.2: "URLs are written only with the graphic printable characters of the US-ASCII coded character set"). A non-ASCII character makes the URL an IRI (RFC 3987), which programs that expect a URL may reject or encode differently. Percent-encode the character's UTF-8 bytes, e.g. "é" as "%C3%A9"; in a host name, where escapes are not allowed, convert the label to punycode (RFC 3492, IDNA), e.g. "bücher" as "xn--bcher-kva".`,
+		Severity: Warning,
+		Strict:   Error,
+	},
+	{
+		Name:     codeSyntax,
+		Summary:  "the URL does not match its scheme's production",
+		Doc:      `The scheme selects a production of RFC 1738 §5 (httpurl, ftpurl, newsurl, …; https uses the http syntax per RFC 2818 §2.4; other schemes genericurl) and a relative reference uses RFC 1808 §2.2 relativeURL. The URL does not match it: the message names the production and what it expected at the first byte that does not fit, e.g. a host name label ending in "-", an ftptype other than a, i or d, an nntp article number that is not digits or a telnet URL with a path. Rewrite that part by the production's definition (the hover shows it).`,
+		Severity: Error,
+		Strict:   Error,
+	},
+	{
+		Name:     codeSchemeCase,
+		Summary:  "upper-case letters in the scheme",
+		Doc:      `RFC 1738 §2.1 writes schemes in lower case ("scheme = 1*[ lowalpha | digit | "+" | "-" | "." ]") and asks interpreters to use case-ignore, so "HTTP:" works but is not the canonical form, and strict RFC 1738 does not allow it. Lower-case the scheme.`,
+		Severity: Hint,
+		Strict:   Error,
+	},
+	{
+		Name:     codeUnknownScheme,
+		Summary:  "no grammar for the scheme; checked as genericurl",
+		Doc:      `RFC 1738 §5 gives a syntax to http, ftp, news, nntp, telnet, gopher, wais, mailto, file and prospero (and RFC 2818 to https); any other scheme is checked only against the generic form "genericurl = scheme ":" schemepart" (RFC 1738 §2.1), which accepts nearly anything made of URL characters. Check the spelling of the scheme; if it is right, nothing is wrong.`,
+		Severity: Information,
+		Strict:   Information,
+	},
+	{
+		Name:     codeReservedScheme,
+		Summary:  "a scheme RFC 1738 reserves without a syntax",
+		Doc:      `RFC 1738 §4 reserves the schemes afs, mid, cid, nfs, tn3270, mailserver and z39.50 for future or experimental use without giving them a syntax (mid and cid later got one in RFC 2392, nfs in RFC 2224). Such a URL is checked only against genericurl.`,
+		Severity: Information,
+		Strict:   Information,
+	},
+	{
+		Name:     codePortRange,
+		Summary:  "port above 65535",
+		Doc:      `RFC 1738 §3.1 gives the port as decimal digits; TCP and UDP ports are 16-bit numbers, so a port above 65535 cannot be connected to. Correct the number.`,
+		Severity: Error,
+		Strict:   Error,
+	},
+	{
+		Name:     codeHostRange,
+		Summary:  "a hostnumber part above 255",
+		Doc:      `A host number is "a sequence of four decimal digit groups separated by "."" (RFC 1738 §3.1): an IPv4 address, each group one octet from 0 to 255. A larger group is not an address. Correct the number.`,
+		Severity: Error,
+		Strict:   Error,
+	},
+	{
+		Name:     codeCredentials,
+		Summary:  "a password in a URL",
+		Doc:      `RFC 1738 §3.1 allows "user:password@" in URLs of IP-based schemes, but a URL is no place for a secret: it is shown, logged, cached and sent in Referer headers (RFC 3986 §3.2.1 deprecates the form for this reason). Remove the password and pass it some other way.`,
+		Severity: Warning,
+		Strict:   Warning,
+	},
+	{
+		Name:        codeRedundantEscape,
+		Summary:     "an escape of a character that needs none",
+		Doc:         `Letters, digits, "-", "." and "_" are unreserved in every URL grammar (RFC 1738 §2.2, RFC 3986 §2.3), so escaping them changes nothing but readability: "%41" is "A". Decode the escape. An escaped "." that makes a path segment "." or ".." is left alone, since decoding it would change how the reference resolves (RFC 1808 §4), and so is one that ends the URL, which running text would then cut off as punctuation; "%7E" is needed under RFC 1738, where "~" is unsafe.`,
+		Severity:    Hint,
+		Strict:      Hint,
+		Unnecessary: true,
+	},
+}
+
+// Lookup returns the catalog entry for a code name.
+func Lookup(name string) (Code, bool) {
+	for _, c := range Catalog {
+		if c.Name == name {
+			return c, true
+		}
+	}
+	return Code{}, false
+}
+
+// violation reports whether code is an RFC 1738 violation, an error under
+// strict mode; a fix must never introduce one.
+func violation(code string) bool {
+	c, ok := Lookup(code)
+	return ok && (c.Severity == Error || c.Strict == Error)
+}
+
+// reservedSchemes are the schemes RFC 1738 §4 reserves without a syntax.
+var reservedSchemes = map[string]bool{
+	"afs": true, "mid": true, "cid": true, "nfs": true,
+	"tn3270": true, "mailserver": true, "z39.50": true,
+}

@@ -1,0 +1,452 @@
+package checks
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/urlls/urlls/analysis/scan"
+)
+
+// The minimal document a URL is checked in: text on both sides, so that a
+// span or an edit that leaves the URL shows.
+const (
+	docBefore = "see <"
+	docAfter  = "> now"
+)
+
+// candidateIn returns a document holding url and the candidate for it.
+func candidateIn(url string, relative bool) ([]byte, scan.Candidate) {
+	doc := []byte(docBefore + url + docAfter)
+	return doc, scan.Candidate{Start: len(docBefore), End: len(docBefore) + len(url), Text: url, Context: scan.Angle, Relative: relative}
+}
+
+// applyDocEdits applies non-overlapping, ordered edits to doc.
+func applyDocEdits(doc []byte, edits []TextEdit) ([]byte, error) {
+	var out []byte
+	prev := 0
+	for _, e := range edits {
+		if e.Start < prev || e.End < e.Start || e.End > len(doc) {
+			return nil, fmt.Errorf("bad edit %+v after offset %d", e, prev)
+		}
+		out = append(out, doc[prev:e.Start]...)
+		out = append(out, e.NewText...)
+		prev = e.End
+	}
+	return append(out, doc[prev:]...), nil
+}
+
+// got is a diagnostic as the tables write it: the span as offset and bytes
+// of the URL, and the URL after the first fix ("" when there is none).
+type got struct {
+	Code  string
+	At    int
+	Span  string
+	Msg   string
+	Fixed string
+}
+
+func describe(t *testing.T, url string, relative bool) []got {
+	t.Helper()
+	doc, c := candidateIn(url, relative)
+	var out []got
+	for _, d := range CheckURL(doc, c) {
+		g := got{Code: d.Code, At: d.Start - c.Start, Span: string(doc[d.Start:d.End]), Msg: d.Message}
+		if len(d.SuggestedFixes) > 0 {
+			fixed, err := applyDocEdits(doc, d.SuggestedFixes[0].Edits)
+			if err != nil {
+				t.Fatalf("%s: %v", url, err)
+			}
+			if !strings.HasPrefix(string(fixed), docBefore) || !strings.HasSuffix(string(fixed), docAfter) {
+				t.Fatalf("%s: fix %+v touches the document outside the URL: %q", url, d.SuggestedFixes[0], fixed)
+			}
+			g.Fixed = string(fixed[len(docBefore) : len(fixed)-len(docAfter)])
+		}
+		out = append(out, g)
+	}
+	return out
+}
+
+func TestCleanURLs(t *testing.T) {
+	for _, u := range []string{
+		"http://www.example.com",
+		"http://www.example.com/",
+		"http://example.com:8080/path/to/file.html?query=1&b=2",
+		"http://example.com/a;b:c@d&e=f?x=y;z:w@v#frag",
+		"http://192.168.0.1:80/",
+		"http://255.255.255.255:65535/",
+		"http://x.com/%7Euser",
+		"http://x.com/%2E%2E/up/%2e/same",
+		"http://x.com/%20%2F%3F",
+		"https://example.com/secure?q=1",
+		"ftp://ftp.example.com/pub/file.txt",
+		"ftp://ftp.example.com/pub/file.txt;type=i",
+		"ftp://ftp.example.com/pub/;type=D",
+		"ftp://anonymous@ftp.example.com/pub",
+		"ftp://ftp.example.com:21/",
+		"file:///etc/passwd",
+		"file://localhost/etc/hosts",
+		"file://host.example.com/C:/dir/file",
+		"gopher://gopher.example.com",
+		"gopher://gopher.example.com/",
+		"gopher://gopher.example.com/1selector%09search%09plus",
+		"mailto:someone@example.com",
+		"mailto:a.b+c@sub.example.org",
+		"news:comp.lang.go",
+		"news:*",
+		"news:12345@news.example.com",
+		"nntp://news.example.com/comp.lang.go",
+		"nntp://news.example.com:119/comp.lang.go/42",
+		"telnet://host.example.com",
+		"telnet://host.example.com/",
+		"telnet://guest@host.example.com:23/",
+		"wais://wais.example.com/db",
+		"wais://wais.example.com/db?query",
+		"wais://wais.example.com:210/db/type/path",
+		"prospero://host.example.com/path/to;field=value;other=x",
+	} {
+		if ds := describe(t, u, false); len(ds) != 0 {
+			t.Errorf("%s: want no diagnostics, got %+v", u, ds)
+		}
+	}
+	for _, u := range []string{"", "../a/b?c#d", "//host.example.com/path", "?q=1", "#frag", "a/b;p?q", "./", "http://x.com/"} {
+		if ds := describe(t, u, true); len(ds) != 0 {
+			t.Errorf("relative %q: want no diagnostics, got %+v", u, ds)
+		}
+	}
+}
+
+func TestCodes(t *testing.T) {
+	const notEscape = `: "%" must be followed by two hex digits`
+	for _, tc := range []struct {
+		name     string
+		url      string
+		relative bool
+		want     []got
+	}{
+		// bad-escape
+		{name: "bad-escape/letters", url: "http://x.com/100%zz", want: []got{
+			{codeBadEscape, 16, "%zz", `"%zz" is not an escape` + notEscape, "http://x.com/100%25zz"}}},
+		{name: "bad-escape/one-digit-at-end", url: "http://x.com/a%4", want: []got{
+			{codeBadEscape, 14, "%4", `"%4" is not an escape` + notEscape, "http://x.com/a%254"}}},
+		{name: "bad-escape/alone-at-end", url: "http://x.com/a%", want: []got{
+			{codeBadEscape, 14, "%", `"%" is not an escape` + notEscape, "http://x.com/a%25"}}},
+		{name: "bad-escape/before-slash", url: "http://x.com/50%/x", want: []got{
+			{codeBadEscape, 15, "%", `"%" is not an escape` + notEscape, "http://x.com/50%25/x"}}},
+		{name: "bad-escape/double", url: "http://x.com/%%41", want: []got{
+			{codeBadEscape, 13, "%", `"%" is not an escape` + notEscape, "http://x.com/%25%41"},
+			{codeRedundantEscape, 14, "%41", `"%41" needlessly escapes "A"`, "http://x.com/%A"}}},
+		{name: "bad-escape/in-host-no-fix", url: "http://a%zz.com/", want: []got{
+			{codeBadEscape, 8, "%zz", `"%zz" is not an escape` + notEscape, ""}}},
+		{name: "good-escapes", url: "http://x.com/%3c%3E%25%7e%00", want: nil},
+
+		// unsafe-char
+		{name: "unsafe/space", url: "http://x.com/a b", want: []got{
+			{codeUnsafeChar, 14, " ", `unsafe character " ": no URL grammar allows it unencoded`, "http://x.com/a%20b"}}},
+		{name: "unsafe/run", url: "http://x.com/a{|}b", want: []got{
+			{codeUnsafeChar, 14, "{|}", `unsafe characters "{|}": no URL grammar allows them unencoded`, "http://x.com/a%7B%7C%7Db"}}},
+		{name: "unsafe/each", url: `http://x.com/"<>\^` + "`" + "\t\x7f", want: []got{
+			{codeUnsafeChar, 13, `"<>\^` + "`\t\x7f", `unsafe characters "\"<>\\^` + "`" + `\t\x7f": no URL grammar allows them unencoded`, "http://x.com/%22%3C%3E%5C%5E%60%09%7F"}}},
+		{name: "unsafe/brace-partner", url: "http://x.com/a{b}c{d", want: []got{
+			{codeUnsafeChar, 14, "{", `unsafe character "{": no URL grammar allows it unencoded`, "http://x.com/a%7Bb%7Dc{d"},
+			{codeUnsafeChar, 16, "}", `unsafe character "}": no URL grammar allows it unencoded`, "http://x.com/a{b%7Dc{d"},
+			{codeUnsafeChar, 18, "{", `unsafe character "{": no URL grammar allows it unencoded`, "http://x.com/a{b}c%7Bd"}}},
+		{name: "unsafe/in-host-no-fix", url: "http://a b.com/", want: []got{
+			{codeUnsafeChar, 8, " ", `unsafe character " ": no URL grammar allows it unencoded`, ""}}},
+		{name: "unsafe/in-port-no-fix", url: "http://x.com:8 0/", want: []got{
+			{codeUnsafeChar, 14, " ", `unsafe character " ": no URL grammar allows it unencoded`, ""}}},
+		{name: "unsafe/query", url: "http://x.com/s?q=a b", want: []got{
+			{codeUnsafeChar, 18, " ", `unsafe character " ": no URL grammar allows it unencoded`, "http://x.com/s?q=a%20b"}}},
+		{name: "unsafe/relative", url: "a b/c", relative: true, want: []got{
+			{codeUnsafeChar, 1, " ", `unsafe character " ": no URL grammar allows it unencoded`, "a%20b/c"}}},
+
+		// rfc1738-unsafe
+		{name: "rfc1738/tilde", url: "http://x.com/~user/", want: []got{
+			{codeRFC1738Unsafe, 13, "~", `"~" is unsafe in RFC 1738 (RFC 3986 made it unreserved)`, "http://x.com/%7Euser/"}}},
+		{name: "rfc1738/tildes", url: "http://x.com/a~~b", want: []got{
+			{codeRFC1738Unsafe, 14, "~~", `"~" is unsafe in RFC 1738 (RFC 3986 made it unreserved)`, "http://x.com/a%7E%7Eb"}}},
+		{name: "rfc1738/ipv6", url: "http://[2001:db8::1]:8080/a", want: []got{
+			{codeRFC1738Unsafe, 7, "[2001:db8::1]", `ipv6 literal host "[2001:db8::1]": RFC 1738 has no IP literals (RFC 2732 added them)`, ""}}},
+		{name: "rfc1738/ipv6-ftp", url: "ftp://[::1]/f", want: []got{
+			{codeRFC1738Unsafe, 6, "[::1]", `ipv6 literal host "[::1]": RFC 1738 has no IP literals (RFC 2732 added them)`, ""}}},
+		{name: "rfc1738/ipv6-relative", url: "//[::1]/f", relative: true, want: []got{
+			{codeRFC1738Unsafe, 2, "[::1]", `ipv6 literal host "[::1]": RFC 1738 has no IP literals (RFC 2732 added them)`, ""}}},
+		{name: "rfc1738/search-slash", url: "http://x.com/a?b/c", want: []got{
+			{codeRFC1738Unsafe, 16, "/", `"/" in a search part: RFC 1738 §3.3 reserves "/" and "?" there (RFC 3986 allows them)`, ""}}},
+		{name: "rfc1738/search-both", url: "http://x.com/a?r=http://y/?z#f/", want: []got{
+			{codeRFC1738Unsafe, 22, "//y/?", `"/" and "?" in a search part: RFC 1738 §3.3 reserves "/" and "?" there (RFC 3986 allows them)`, ""}}},
+		{name: "rfc1738/search-wais", url: "wais://h.com/db?a?b", want: []got{
+			{codeRFC1738Unsafe, 17, "?", `"?" in a search part: RFC 1738 §3.3 reserves "/" and "?" there (RFC 3986 allows them)`, ""}}},
+		{name: "rfc1738/userinfo", url: "http://user@x.com/", want: []got{
+			{codeRFC1738Unsafe, 7, "user@", `userinfo "user@" in an http url: RFC 1738 §3.3 has none (RFC 3986 allows and deprecates it)`, ""}}},
+		{name: "rfc1738/userinfo-password", url: "https://user:secret@x.com/", want: []got{
+			{codeRFC1738Unsafe, 8, "user:secret@", `userinfo "user:secret@" in an https url: RFC 1738 §3.3 has none (RFC 3986 allows and deprecates it)`, ""},
+			{codeCredentials, 13, "secret", "password in the url: whoever sees the url can read it", ""}}},
+		{name: "rfc1738/empty-port", url: "http://x.com:/a", want: []got{
+			{codeRFC1738Unsafe, 12, ":", `empty port: RFC 1738 requires digits after ":" (RFC 3986 allows none)`, ""}}},
+		{name: "rfc1738/empty-port-at-end", url: "telnet://x.com:", want: []got{
+			{codeRFC1738Unsafe, 14, ":", `empty port: RFC 1738 requires digits after ":" (RFC 3986 allows none)`, ""}}},
+
+		// non-ascii
+		{name: "non-ascii/path", url: "http://x.com/café", want: []got{
+			{codeNonASCII, 16, "é", `non-ascii character "é": URLs are US-ASCII (RFC 1738 §2.2)`, "http://x.com/caf%C3%A9"}}},
+		{name: "non-ascii/run", url: "http://x.com/パス", want: []got{
+			{codeNonASCII, 13, "パス", `non-ascii characters "パス": URLs are US-ASCII (RFC 1738 §2.2)`, "http://x.com/%E3%83%91%E3%82%B9"}}},
+		{name: "non-ascii/invalid-utf8", url: "http://x.com/a\xffb", want: []got{
+			{codeNonASCII, 14, "\xff", `non-ascii bytes "\xff", not even UTF-8: URLs are US-ASCII (RFC 1738 §2.2)`, "http://x.com/a%FFb"}}},
+		{name: "non-ascii/host", url: "http://www.Bücher.de/", want: []got{
+			{codeNonASCII, 12, "ü", `non-ascii host name label "Bücher": host names are US-ASCII (RFC 1738 §3.1)`, "http://www.xn--bcher-kva.de/"}}},
+		{name: "non-ascii/host-two-runs", url: "http://münchen-ö.de/", want: []got{
+			{codeNonASCII, 8, "ünchen-ö", `non-ascii host name label "münchen-ö": host names are US-ASCII (RFC 1738 §3.1)`, "http://xn--mnchen--g1a1c.de/"}}},
+
+		{name: "non-ascii/host-label-not-ldh", url: "http://a_ü.de/", want: []got{
+			{codeSyntax, 8, "_", `unexpected "_" in httpurl › hostport › host › hostname › domainlabel: expected ".", alphadigit, "-", ":", "/" or end of input`, ""},
+			{codeNonASCII, 9, "ü", `non-ascii host name label "a_ü": host names are US-ASCII (RFC 1738 §3.1)`, ""}}},
+
+		// syntax
+		{name: "syntax/port", url: "http://x.com:8a/", want: []got{
+			{codeSyntax, 14, "a", `unexpected "a" in httpurl › hostport › port: expected digit, "/" or end of input`, ""}}},
+		{name: "syntax/hostname-label", url: "http://x-.com/", want: []got{
+			{codeSyntax, 9, ".", `unexpected "." in httpurl › hostport › host › hostname › domainlabel: expected alphadigit or "-"`, ""}}},
+		{name: "syntax/ftptype", url: "ftp://h.com/a;type=x", want: []got{
+			{codeSyntax, 19, "x", `unexpected "x" in ftpurl: expected ftptype`, ""}}},
+		{name: "syntax/nntp-article", url: "nntp://h.com/g/12x", want: []got{
+			{codeSyntax, 17, "x", `unexpected "x" in nntpurl: expected digit or end of input`, ""}}},
+		{name: "syntax/telnet-path", url: "telnet://h.com/x", want: []got{
+			{codeSyntax, 15, "x", `unexpected "x" in telneturl: expected end of input`, ""}}},
+		{name: "syntax/end-of-input", url: "nntp://h.com", want: []got{
+			{codeSyntax, 11, "m", `unexpected end of input in nntpurl › hostport › host › hostname › domainlabel: expected alphadigit, "-", ".", ":" or "/"`, ""}}},
+		{name: "syntax/second-hash", url: "http://x.com/#a#b", want: []got{
+			{codeSyntax, 15, "#", `unexpected "#" in fragment: expected unreserved, reserved, escape or end of input`, ""}}},
+		{name: "syntax/news-group", url: "news:comp.lang!go", want: []got{
+			{codeSyntax, 16, "o", `unexpected end of input in newsurl › grouppart › article: expected unreserved, ";", "/", "?", ":", "&", "=", escape or "@"`, ""}}},
+		{name: "syntax/after-unsafe", url: "http://x y.com:8a/", want: []got{
+			{codeUnsafeChar, 8, " ", `unsafe character " ": no URL grammar allows it unencoded`, ""},
+			{codeSyntax, 16, "a", `unexpected "a" in httpurl › hostport › port: expected digit, "/" or end of input`, ""}}},
+
+		// scheme-case
+		{name: "scheme-case", url: "HTTP://x.com/", want: []got{
+			{codeSchemeCase, 0, "HTTP", `scheme "HTTP" is not lower case`, "http://x.com/"}}},
+		{name: "scheme-case/mixed", url: "Mailto:a@b.c", want: []got{
+			{codeSchemeCase, 0, "Mailto", `scheme "Mailto" is not lower case`, "mailto:a@b.c"}}},
+
+		// unknown-scheme, reserved-scheme
+		{name: "unknown-scheme", url: "foo:bar", want: []got{
+			{codeUnknownScheme, 0, "foo", `no grammar for scheme "foo"; checked as genericurl`, ""}}},
+		{name: "unknown-scheme/upper", url: "URN:isbn:0451450523", want: []got{
+			{codeSchemeCase, 0, "URN", `scheme "URN" is not lower case`, "urn:isbn:0451450523"},
+			{codeUnknownScheme, 0, "URN", `no grammar for scheme "urn"; checked as genericurl`, ""}}},
+		{name: "unknown-scheme/syntax", url: "foo:a#b#c", want: []got{
+			{codeUnknownScheme, 0, "foo", `no grammar for scheme "foo"; checked as genericurl`, ""},
+			{codeSyntax, 7, "#", `unexpected "#" in fragment: expected unreserved, reserved, escape or end of input`, ""}}},
+		{name: "reserved-scheme", url: "afs://x.com/y", want: []got{
+			{codeReservedScheme, 0, "afs", `scheme "afs" is reserved by RFC 1738 §4 without a syntax; checked as genericurl`, ""}}},
+		{name: "reserved-scheme/z39.50", url: "z39.50s://x.com/y", want: []got{
+			{codeUnknownScheme, 0, "z39.50s", `no grammar for scheme "z39.50s"; checked as genericurl`, ""}}},
+		{name: "reserved-scheme/mid", url: "mid:12345@example.com", want: []got{
+			{codeReservedScheme, 0, "mid", `scheme "mid" is reserved by RFC 1738 §4 without a syntax; checked as genericurl`, ""}}},
+
+		// port-range, host-range
+		{name: "port-range", url: "http://x.com:65536/", want: []got{
+			{codePortRange, 13, "65536", "port 65536 is above 65535", ""}}},
+		{name: "port-range/leading-zeros", url: "http://x.com:0000080/", want: nil},
+		{name: "port-range/huge", url: "ftp://x.com:123456789012345678901234567890/", want: []got{
+			{codePortRange, 12, "123456789012345678901234567890", "port 123456789012345678901234567890 is above 65535", ""}}},
+		{name: "host-range", url: "http://10.0.300.1/", want: []got{
+			{codeHostRange, 12, "300", "host number part 300 is above 255", ""}}},
+		{name: "host-range/two", url: "http://256.1.1.999:80/", want: []got{
+			{codeHostRange, 7, "256", "host number part 256 is above 255", ""},
+			{codeHostRange, 15, "999", "host number part 999 is above 255", ""}}},
+		{name: "host-range/not-four", url: "http://1.2.300/", want: []got{
+			{codeSyntax, 14, "/", `unexpected "/" in httpurl › hostport › host › hostname › domainlabel: expected alphadigit, "-", "." or digit`, ""}}},
+
+		// credentials
+		{name: "credentials/ftp", url: "ftp://anonymous:guest@ftp.x.com/pub", want: []got{
+			{codeCredentials, 16, "guest", "password in the url: whoever sees the url can read it", ""}}},
+		{name: "credentials/empty-password", url: "ftp://anonymous:@ftp.x.com/pub", want: nil},
+		{name: "credentials/telnet", url: "telnet://u:p@h.com", want: []got{
+			{codeCredentials, 11, "p", "password in the url: whoever sees the url can read it", ""}}},
+
+		// redundant-escape
+		{name: "redundant/letter", url: "http://x.com/%41", want: []got{
+			{codeRedundantEscape, 13, "%41", `"%41" needlessly escapes "A"`, "http://x.com/A"}}},
+		{name: "redundant/run", url: "http://x.com/%61%62%2d%5F%2e%30z", want: []got{
+			{codeRedundantEscape, 13, "%61%62%2d%5F%2e%30", `"%61%62%2d%5F%2e%30" needlessly escapes "ab-_.0"`, "http://x.com/ab-_.0z"}}},
+		{name: "redundant/host", url: "http://%41.com/", want: []got{
+			{codeSyntax, 7, "%", `unexpected "%" in httpurl: expected hostport`, ""},
+			{codeRedundantEscape, 7, "%41", `"%41" needlessly escapes "A"`, "http://A.com/"}}},
+		{name: "redundant/dot-segment-kept", url: "http://x.com/a/%2E%2e/.%2E/%2E/b", want: nil},
+		{name: "redundant/dot-not-segment", url: "http://x.com/a%2Eb", want: []got{
+			{codeRedundantEscape, 14, "%2E", `"%2E" needlessly escapes "."`, "http://x.com/a.b"}}},
+		{name: "redundant/dot-at-end-kept", url: "http://x.com/a%41%2E", want: []got{
+			{codeRedundantEscape, 14, "%41", `"%41" needlessly escapes "A"`, "http://x.com/aA%2E"}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if diff := cmp.Diff(tc.want, describe(t, tc.url, tc.relative)); diff != "" {
+				t.Errorf("%s (-want +got):\n%s", tc.url, diff)
+			}
+		})
+	}
+}
+
+// TestEntityOffsets checks spans and edits of a URL whose text differs from
+// its document bytes: HTML character references decoded.
+func TestEntityOffsets(t *testing.T) {
+	doc := []byte(`<a href="http://x.com/&#37;zz&amp;&eacute;">`)
+	// Text: http://x.com/%zz&é
+	text := "http://x.com/%zz&\u00e9"
+	start := strings.Index(string(doc), "http")
+	var offs []int
+	for i := 0; i < 13; i++ {
+		offs = append(offs, start+i)
+	}
+	p := start + 13
+	offs = append(offs, p, p+5, p+6) // &#37; z z
+	p += 7
+	offs = append(offs, p) // &amp;
+	p += 5
+	offs = append(offs, p, p) // &eacute; decodes to two bytes
+	p += 8
+	offs = append(offs, p)
+	c := scan.Candidate{Start: start, End: p, Text: text, Offsets: offs, Context: scan.Attr, Relative: true}
+	ds := CheckURL(doc, c)
+	if len(ds) != 2 {
+		t.Fatalf("want 2 diagnostics, got %+v", ds)
+	}
+	if d := ds[0]; d.Code != codeBadEscape || string(doc[d.Start:d.End]) != "&#37;zz" {
+		t.Errorf("bad-escape span %q (%+v), want &#37;zz", doc[d.Start:d.End], d)
+	} else if e := d.SuggestedFixes[0].Edits; len(e) != 1 || string(doc[e[0].Start:e[0].End]) != "&#37;" || e[0].NewText != "%25" {
+		t.Errorf("bad-escape fix %+v, want &#37; -> %%25", e)
+	}
+	if d := ds[1]; d.Code != codeNonASCII || string(doc[d.Start:d.End]) != "&eacute;" {
+		t.Errorf("non-ascii span %q (%+v), want &eacute;", doc[d.Start:d.End], d)
+	} else if e := d.SuggestedFixes[0].Edits; len(e) != 1 || string(doc[e[0].Start:e[0].End]) != "&eacute;" || e[0].NewText != "%C3%A9" {
+		t.Errorf("non-ascii fix %+v, want &eacute; -> %%C3%%A9", e)
+	}
+}
+
+// TestWrappedOffsets checks a <URL:…> URL broken across lines: the white
+// space is not part of the text, and edits leave it alone.
+func TestWrappedOffsets(t *testing.T) {
+	doc := []byte("<URL:HTTP://x.com/a{\n     }b\n     %zz>")
+	c := wrapped(doc, 5, len(doc)-1)
+	if c.Text != "HTTP://x.com/a{}b%zz" {
+		t.Fatalf("text %q", c.Text)
+	}
+	var spans []string
+	for _, d := range CheckURL(doc, c) {
+		s := fmt.Sprintf("%s %q", d.Code, doc[d.Start:d.End])
+		for _, e := range d.SuggestedFixes[0].Edits {
+			s += fmt.Sprintf(" [%q->%q]", doc[e.Start:e.End], e.NewText)
+		}
+		spans = append(spans, s)
+	}
+	want := []string{
+		`scheme-case "HTTP" ["HTTP"->"http"]`,
+		`unsafe-char "{\n     }" ["{"->"%7B"] ["}"->"%7D"]`,
+		`bad-escape "%zz" ["%"->"%25"]`,
+	}
+	if diff := cmp.Diff(want, spans); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
+// wrapped returns the candidate for doc[start:end] in a <URL:…> wrapper:
+// white space dropped, offsets mapped.
+func wrapped(doc []byte, start, end int) scan.Candidate {
+	c := scan.Candidate{Start: start, End: end, Context: scan.Wrapped}
+	var text []byte
+	for i := start; i < end; i++ {
+		if isSpace(doc[i]) {
+			continue
+		}
+		text = append(text, doc[i])
+		c.Offsets = append(c.Offsets, i)
+	}
+	c.Offsets = append(c.Offsets, end)
+	c.Text = string(text)
+	return c
+}
+
+func TestCatalog(t *testing.T) {
+	want := []string{"bad-escape", "unsafe-char", "rfc1738-unsafe", "non-ascii", "syntax", "scheme-case",
+		"unknown-scheme", "reserved-scheme", "port-range", "host-range", "credentials", "redundant-escape"}
+	var names []string
+	for _, c := range Catalog {
+		names = append(names, c.Name)
+		if c.Summary == "" || c.Doc == "" || c.Severity == 0 || c.Strict == 0 || c.Strict > c.Severity {
+			t.Errorf("%s: incomplete or strict milder than default: %+v", c.Name, c)
+		}
+		if l, ok := Lookup(c.Name); !ok || l.Name != c.Name {
+			t.Errorf("Lookup(%q) = %+v, %v", c.Name, l, ok)
+		}
+		if strings.HasSuffix(c.Summary, ".") || !strings.HasSuffix(c.Doc, ".") {
+			t.Errorf("%s: summary ends in a period or doc does not", c.Name)
+		}
+	}
+	if diff := cmp.Diff(want, names); diff != "" {
+		t.Errorf("catalog order (-want +got):\n%s", diff)
+	}
+	if _, ok := Lookup("nope"); ok {
+		t.Error("Lookup(nope) found something")
+	}
+	sev := map[string][2]Severity{
+		"bad-escape": {Error, Error}, "unsafe-char": {Error, Error}, "rfc1738-unsafe": {Warning, Error},
+		"non-ascii": {Warning, Error}, "syntax": {Error, Error}, "scheme-case": {Hint, Error},
+		"unknown-scheme": {Information, Information}, "reserved-scheme": {Information, Information},
+		"port-range": {Error, Error}, "host-range": {Error, Error}, "credentials": {Warning, Warning},
+		"redundant-escape": {Hint, Hint},
+	}
+	for _, c := range Catalog {
+		if s := sev[c.Name]; s != [2]Severity{c.Severity, c.Strict} {
+			t.Errorf("%s: severity %v/%v, want %v/%v", c.Name, c.Severity, c.Strict, s[0], s[1])
+		}
+		if c.Unnecessary != (c.Name == "redundant-escape") {
+			t.Errorf("%s: Unnecessary %v", c.Name, c.Unnecessary)
+		}
+	}
+}
+
+// TestMessages checks the style of every message the tables produce: lower
+// case start (but for RFC names and quotes), no final period.
+func TestMessages(t *testing.T) {
+	urls := []string{"http://x.com/%zz a~é%41", "HTTP://u:p@[::1]:/a?b/c", "foo:x", "afs:x", "http://1.2.3.400:99999/", "nntp://h"}
+	for _, u := range urls {
+		for _, g := range describe(t, u, false) {
+			if g.Msg == "" || strings.HasSuffix(g.Msg, ".") || strings.ToUpper(g.Msg[:1]) == g.Msg[:1] && g.Msg[0] != '"' {
+				t.Errorf("%s: message %q", u, g.Msg)
+			}
+		}
+	}
+}
+
+func TestPunycode(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"bücher", "xn--bcher-kva"},
+		{"münchen", "xn--mnchen-3ya"},
+		{"例え", "xn--r8jz45g"},
+		{"テスト", "xn--zckzah"},
+		{"Bücher", "xn--bcher-kva"},
+	} {
+		if got, ok := idnaLabel(tc.in); !ok || got != tc.want {
+			t.Errorf("idnaLabel(%q) = %q, %v; want %q", tc.in, got, ok, tc.want)
+		}
+	}
+	if _, ok := idnaLabel("a\xff"); ok {
+		t.Error("idnaLabel accepted invalid UTF-8")
+	}
+}
+
+func TestOrder(t *testing.T) {
+	doc, c := candidateIn("HTTP://u:p@1.2.3.999:99999/%zz a~é%41?x/y", false)
+	ds := CheckURL(doc, c)
+	if !sort.SliceIsSorted(ds, func(i, j int) bool { return ds[i].Start < ds[j].Start }) {
+		t.Errorf("not in document order: %+v", ds)
+	}
+	if len(ds) < 9 {
+		t.Errorf("want at least 9 diagnostics, got %d: %+v", len(ds), ds)
+	}
+}

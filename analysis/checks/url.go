@@ -1,0 +1,238 @@
+package checks
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/urlls/urlls/analysis/scan"
+)
+
+// Options configures the checks. It is empty for now: the severity policy
+// (strict mode) is the front ends' business, through Catalog.
+type Options struct{}
+
+// CheckURL returns the findings for one candidate URL of doc, in document
+// order. It works on c.Text, the URL as the document means it, and maps every
+// span and fix edit back to document byte offsets inside [c.Start, c.End).
+// Every fix offered has been tried: applying it removes its finding and
+// introduces no RFC 1738 violation (no new finding of a code that is an
+// error by default or under strict mode).
+func CheckURL(doc []byte, c scan.Candidate) []Diagnostic {
+	fs := check(c.Text, c.Relative)
+	if len(fs) == 0 {
+		return nil
+	}
+	m := newDocMap(doc, &c)
+	out := make([]Diagnostic, 0, len(fs))
+	for _, f := range fs {
+		d := Diagnostic{Code: f.code, Message: f.msg, URL: c.Text}
+		d.Start, d.End = m.span(f.start, f.end)
+		for _, fx := range f.fixes {
+			if edits, ok := m.edits(fx.edits); ok {
+				d.SuggestedFixes = append(d.SuggestedFixes, SuggestedFix{Message: fx.msg, Edits: edits})
+			}
+		}
+		out = append(out, d)
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].Start != out[j].Start {
+			return out[i].Start < out[j].Start
+		}
+		return out[i].End < out[j].End
+	})
+	return out
+}
+
+// CheckDocument scans doc for the LSP language id lang (scan.Scan) and checks
+// every candidate URL, returning the findings in document order. It applies
+// no policy: severities, ignored URLs and the urlls-disable comments
+// (scan.Suppressions) are the front end's business (config.Apply).
+func CheckDocument(doc []byte, lang string) []Diagnostic {
+	var out []Diagnostic
+	for _, c := range scan.Scan(doc, lang) {
+		out = append(out, CheckURL(doc, c)...)
+	}
+	// Candidates come in document order and do not overlap, so this only
+	// guards against a tokenizer that breaks that promise.
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Start < out[j].Start })
+	return out
+}
+
+// verifyBudget bounds the bytes re-checked to verify the fixes of one URL,
+// so that a pathological URL (kilobytes of binary) costs linear time; the
+// fixes beyond it are not offered. A 2 KB URL with 30 fixes needs 60 KB.
+const verifyBudget = 1 << 16
+
+// place identifies a finding for verify: its code and where it starts.
+type place struct {
+	code  string
+	start int
+}
+
+// check analyzes text and keeps the fixes that pass verify.
+func check(text string, relative bool) []finding {
+	fs, stop := analyze(text, relative)
+	before := make(map[place]bool, len(fs))
+	for _, f := range fs {
+		before[place{f.code, f.start}] = true
+	}
+	budget := verifyBudget
+	for i := range fs {
+		var kept []fix
+		for _, fx := range fs[i].fixes {
+			if budget -= len(text) + 16; budget < 0 {
+				break
+			}
+			if verify(text, relative, stop, before, fs[i], fx) {
+				kept = append(kept, fx)
+			}
+		}
+		fs[i].fixes = kept
+	}
+	return fs
+}
+
+// verify applies fx to text and checks again: the fix must remove its
+// finding and introduce no violation, a finding of a code that is an error
+// by default or under strict mode that was not there (same code, same
+// place) before. It is what keeps, say, percent-encoding a space in a host
+// name, where escapes are not allowed either, from being offered.
+//
+// The syntax parse stopped at stop, and sees no further after the fix
+// either: there an escape the fix writes is judged by escapeAllowed, or a
+// fix behind a syntax error would look harmless whatever it wrote, and
+// fixing the syntax error would reveal the damage.
+func verify(text string, relative bool, stop int, before map[place]bool, f finding, fx fix) bool {
+	for _, e := range fx.edits {
+		if e.start >= stop && strings.Contains(e.text, "%") && !escapeAllowed(text, e.start) {
+			return false
+		}
+	}
+	fixed, ok := applyEdits(text, fx.edits)
+	if !ok {
+		return false
+	}
+	after, _ := analyze(fixed, relative)
+	for _, g := range after {
+		at := mapBack(g.start, fx.edits)
+		if g.code == f.code && at == f.start {
+			return false
+		}
+		if violation(g.code) && !before[place{g.code, at}] {
+			return false
+		}
+	}
+	return true
+}
+
+// applyEdits applies edits, in text order and not overlapping, to text.
+func applyEdits(text string, edits []edit) (string, bool) {
+	var b strings.Builder
+	prev := 0
+	for _, e := range edits {
+		if e.start < prev || e.end < e.start || e.end > len(text) {
+			return "", false
+		}
+		b.WriteString(text[prev:e.start])
+		b.WriteString(e.text)
+		prev = e.end
+	}
+	b.WriteString(text[prev:])
+	return b.String(), true
+}
+
+// mapBack maps offset p of the text after edits to the text before them; an
+// offset inside the new text of an edit maps to the edit's start.
+func mapBack(p int, edits []edit) int {
+	shift := 0
+	for _, e := range edits {
+		ns := e.start + shift
+		if p < ns {
+			break
+		}
+		if p < ns+len(e.text) {
+			return e.start
+		}
+		shift += len(e.text) - (e.end - e.start)
+	}
+	return p - shift
+}
+
+// docMap maps offsets of a candidate's text to its document. A text byte
+// comes from a document "unit": one byte, an HTML character reference that
+// decoded to it (and to the other bytes of its character), never the white
+// space a <URL:…> wrapper drops. Spans and edits cover whole units.
+type docMap struct {
+	doc    []byte
+	c      *scan.Candidate
+	lo, hi int // the candidate's span, clamped to the document
+}
+
+func newDocMap(doc []byte, c *scan.Candidate) *docMap {
+	lo := min(max(c.Start, 0), len(doc))
+	hi := min(max(c.End, lo), len(doc))
+	return &docMap{doc: doc, c: c, lo: lo, hi: hi}
+}
+
+// start returns the document offset where text byte i's unit starts.
+func (m *docMap) start(i int) int {
+	return min(max(m.c.DocOffset(i), m.lo), m.hi)
+}
+
+// unitEnd returns the document offset where text byte i's unit ends.
+func (m *docMap) unitEnd(i int) int {
+	s := m.start(i)
+	if m.c.Offsets == nil {
+		return min(s+1, m.hi)
+	}
+	k := i + 1
+	// The bytes of one decoded character share their unit's offset.
+	for n := 0; k < len(m.c.Text) && m.start(k) == s && n < 16; n++ {
+		k++
+	}
+	e := m.start(k)
+	if e <= s {
+		return min(s+1, m.hi)
+	}
+	// The white space a wrapper drops after the unit is not part of it.
+	for e > s+1 && isSpace(m.doc[e-1]) {
+		e--
+	}
+	return e
+}
+
+func isSpace(b byte) bool { return b == ' ' || b == '\t' || b == '\n' || b == '\r' || b == '\f' }
+
+// span maps the text span [i, j) to the document.
+func (m *docMap) span(i, j int) (int, int) {
+	s := m.start(i)
+	if j <= i {
+		return s, s
+	}
+	return s, max(m.unitEnd(j-1), s)
+}
+
+// edits maps a fix's text edits to document edits, merging the ones that
+// touch or share a unit; it fails if they would overlap otherwise.
+func (m *docMap) edits(tes []edit) ([]TextEdit, bool) {
+	var out []TextEdit
+	prevEnd := -1 // text end of the previous edit
+	for _, te := range tes {
+		s, e := m.span(te.start, te.end)
+		if n := len(out); n > 0 {
+			last := &out[n-1]
+			switch {
+			case s == last.End || s < last.End && te.start == prevEnd && s >= last.Start:
+				last.End = max(last.End, e)
+				last.NewText += te.text
+				prevEnd = te.end
+				continue
+			case s < last.End:
+				return nil, false
+			}
+		}
+		out = append(out, TextEdit{Start: s, End: e, NewText: te.text})
+		prevEnd = te.end
+	}
+	return out, true
+}

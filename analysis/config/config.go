@@ -1,0 +1,349 @@
+// Package config reads urlls configuration (.urlls.json, initializationOptions,
+// the "urlls" section of workspace/configuration) and applies it to findings:
+// severity per code or off, strict mode, ignored URL patterns, languages by
+// file extension, and the inline suppression comments of a document. It is
+// pure: the front ends find and read the files; this package gets bytes.
+package config
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/urlls/urlls/analysis/checks"
+	"github.com/urlls/urlls/analysis/scan"
+)
+
+// FileName is the name of the configuration file, looked for in a checked
+// file's directory and then upward.
+const FileName = ".urlls.json"
+
+// Config is one configuration. The zero Config is the default one.
+type Config struct {
+	// Severity overrides a code's default severity; Off silences it.
+	Severity map[string]Level
+	// Strict makes every RFC 1738 violation an error (checks.Code.Strict).
+	Strict bool
+	// Ignore lists URL patterns whose findings are dropped: "*" matches any
+	// run of bytes, everything else itself; a pattern matches the whole URL.
+	Ignore []string
+	// Languages maps a file extension (".mdx") to an LSP language id.
+	Languages map[string]string
+}
+
+// Level is a configured severity: a checks.Severity or Off.
+type Level struct {
+	Severity checks.Severity
+	Off      bool
+}
+
+// Off silences a code.
+var Off = Level{Off: true}
+
+// ParseLevel parses "error", "warning", "information" (or "info"), "hint" or "off".
+func ParseLevel(s string) (Level, bool) {
+	switch s {
+	case "error":
+		return Level{Severity: checks.Error}, true
+	case "warning":
+		return Level{Severity: checks.Warning}, true
+	case "information", "info":
+		return Level{Severity: checks.Information}, true
+	case "hint":
+		return Level{Severity: checks.Hint}, true
+	case "off":
+		return Off, true
+	}
+	return Level{}, false
+}
+
+func (l Level) String() string {
+	if l.Off {
+		return "off"
+	}
+	return l.Severity.String()
+}
+
+// Error is a located error in a configuration file.
+type Error struct {
+	File      string
+	Line, Col int // 1-based; 0 when unknown
+	Msg       string
+}
+
+func (e *Error) Error() string {
+	if e.Line == 0 {
+		return fmt.Sprintf("%s: %s", e.File, e.Msg)
+	}
+	return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Col, e.Msg)
+}
+
+// Parse reads a configuration from JSON:
+//
+//	{
+//	  "strict": false,
+//	  "severity": { "redundant-escape": "off", "non-ascii": "error" },
+//	  "ignore": [ "http://localhost*", "https://example.com/*" ],
+//	  "languages": { ".mdx": "markdown" }
+//	}
+//
+// Unknown keys, unknown codes, bad levels and wrong types are errors located
+// at the offending value; file names them in messages.
+func Parse(file string, data []byte) (Config, error) {
+	var c Config
+	if len(bytes.TrimSpace(data)) == 0 {
+		return c, nil
+	}
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(data, &raw); err != nil {
+		return c, jsonError(file, data, err)
+	}
+	if err := c.merge(file, data, raw); err != nil {
+		return Config{}, err
+	}
+	return c, nil
+}
+
+// ParseValue reads a configuration given as a decoded JSON value, as LSP
+// clients send it (initializationOptions, workspace/configuration); where
+// names the source in messages. A nil value is the default configuration.
+func ParseValue(where string, v any) (Config, error) {
+	if v == nil {
+		return Config{}, nil
+	}
+	data, err := json.Marshal(v)
+	if err != nil {
+		return Config{}, &Error{File: where, Msg: err.Error()}
+	}
+	return Parse(where, data)
+}
+
+// Merge returns c overridden by o: o's severities replace c's code by code,
+// o's other settings replace c's when o sets them.
+func (c Config) Merge(o Config) Config {
+	out := c
+	if len(o.Severity) > 0 {
+		out.Severity = map[string]Level{}
+		for k, v := range c.Severity {
+			out.Severity[k] = v
+		}
+		for k, v := range o.Severity {
+			out.Severity[k] = v
+		}
+	}
+	if o.Strict {
+		out.Strict = true
+	}
+	if o.Ignore != nil {
+		out.Ignore = o.Ignore
+	}
+	if len(o.Languages) > 0 {
+		out.Languages = map[string]string{}
+		for k, v := range c.Languages {
+			out.Languages[k] = v
+		}
+		for k, v := range o.Languages {
+			out.Languages[k] = v
+		}
+	}
+	return out
+}
+
+func (c *Config) merge(file string, data []byte, raw map[string]json.RawMessage) error {
+	keys := make([]string, 0, len(raw))
+	for k := range raw {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	at := func(key string, msg string, args ...any) error {
+		line, col := locate(data, key)
+		return &Error{File: file, Line: line, Col: col, Msg: fmt.Sprintf(msg, args...)}
+	}
+	for _, key := range keys {
+		v := raw[key]
+		switch key {
+		case "strict":
+			if err := json.Unmarshal(v, &c.Strict); err != nil {
+				return at(key, `"strict" must be true or false`)
+			}
+		case "severity":
+			var m map[string]string
+			if err := json.Unmarshal(v, &m); err != nil {
+				return at(key, `"severity" must map codes to "error", "warning", "information", "hint" or "off"`)
+			}
+			c.Severity = map[string]Level{}
+			for code, s := range m {
+				if _, ok := checks.Lookup(code); !ok {
+					return at(code, "unknown code %q (known: %s)", code, strings.Join(codeNames(), ", "))
+				}
+				l, ok := ParseLevel(s)
+				if !ok {
+					return at(code, `severity of %q must be "error", "warning", "information", "hint" or "off", not %q`, code, s)
+				}
+				c.Severity[code] = l
+			}
+		case "ignore":
+			if err := json.Unmarshal(v, &c.Ignore); err != nil {
+				return at(key, `"ignore" must be a list of URL patterns`)
+			}
+		case "languages":
+			if err := json.Unmarshal(v, &c.Languages); err != nil {
+				return at(key, `"languages" must map file extensions to language ids`)
+			}
+			for ext := range c.Languages {
+				if !strings.HasPrefix(ext, ".") {
+					return at(ext, "file extension %q must start with \".\"", ext)
+				}
+			}
+		default:
+			return at(key, `unknown setting %q (known: "strict", "severity", "ignore", "languages")`, key)
+		}
+	}
+	return nil
+}
+
+func codeNames() []string {
+	var names []string
+	for _, c := range checks.Catalog {
+		names = append(names, c.Name)
+	}
+	return names
+}
+
+// locate finds the line and column of the first occurrence of the JSON
+// string "key" in data: good enough to point at a key or value.
+func locate(data []byte, key string) (int, int) {
+	quoted, _ := json.Marshal(key)
+	i := bytes.Index(data, quoted)
+	if i < 0 {
+		return 1, 1
+	}
+	return lineCol(data, i)
+}
+
+func lineCol(data []byte, off int) (int, int) {
+	line, col := 1, 1
+	for _, b := range data[:off] {
+		if b == '\n' {
+			line++
+			col = 1
+		} else {
+			col++
+		}
+	}
+	return line, col
+}
+
+func jsonError(file string, data []byte, err error) error {
+	switch e := err.(type) {
+	case *json.SyntaxError:
+		off := int(e.Offset)
+		if off > 0 {
+			off-- // the offset is just after the offending byte
+		}
+		line, col := lineCol(data, min(off, len(data)))
+		return &Error{File: file, Line: line, Col: col, Msg: "invalid JSON: " + e.Error()}
+	case *json.UnmarshalTypeError:
+		// Only the top level can have the wrong type here: point at it.
+		start := len(data) - len(bytes.TrimLeft(data, " \t\r\n"))
+		line, col := lineCol(data, start)
+		return &Error{File: file, Line: line, Col: col, Msg: "the configuration must be a JSON object, not " + e.Value}
+	}
+	return &Error{File: file, Msg: "invalid JSON: " + err.Error()}
+}
+
+// Language returns the language configured for a file extension, or "".
+func (c Config) Language(ext string) string {
+	return c.Languages[strings.ToLower(ext)]
+}
+
+// Finding is a diagnostic with the severity the configuration gives it.
+type Finding struct {
+	checks.Diagnostic
+	Severity checks.Severity
+}
+
+// Level returns the severity of code under c, or Off.
+func (c Config) Level(code string) Level {
+	if l, ok := c.Severity[code]; ok {
+		return l
+	}
+	def, ok := checks.Lookup(code)
+	if !ok {
+		return Level{Severity: checks.Error}
+	}
+	if c.Strict {
+		return Level{Severity: def.Strict}
+	}
+	return Level{Severity: def.Severity}
+}
+
+// Apply gives each diagnostic of doc its severity and drops those that are
+// off, about an ignored URL, or suppressed by a urlls-disable comment.
+func (c Config) Apply(doc []byte, lang string, diags []checks.Diagnostic) []Finding {
+	sup := scan.Suppressions(doc, lang)
+	out := make([]Finding, 0, len(diags))
+	for _, d := range diags {
+		l := c.Level(d.Code)
+		if l.Off || c.ignored(d.URL) || suppressed(sup, d) {
+			continue
+		}
+		out = append(out, Finding{Diagnostic: d, Severity: l.Severity})
+	}
+	return out
+}
+
+func suppressed(sup []scan.Suppression, d checks.Diagnostic) bool {
+	for _, s := range sup {
+		if d.Start < s.Start || d.Start >= s.End {
+			continue
+		}
+		if s.Codes == nil {
+			return true
+		}
+		for _, code := range s.Codes {
+			if code == d.Code {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (c Config) ignored(url string) bool {
+	for _, p := range c.Ignore {
+		if globMatch(p, url) {
+			return true
+		}
+	}
+	return false
+}
+
+// globMatch reports whether s matches pattern, where "*" matches any run of
+// bytes. It runs in O(len(pattern)·len(s)) at worst, never exponentially.
+func globMatch(pattern, s string) bool {
+	px, sx := 0, 0
+	nextPx, nextSx := -1, -1
+	for px < len(pattern) || sx < len(s) {
+		if px < len(pattern) {
+			if pattern[px] == '*' {
+				nextPx, nextSx = px, sx+1
+				px++
+				continue
+			}
+			if sx < len(s) && pattern[px] == s[sx] {
+				px++
+				sx++
+				continue
+			}
+		}
+		if nextPx >= 0 && nextSx <= len(s) {
+			px, sx = nextPx, nextSx
+			continue
+		}
+		return false
+	}
+	return true
+}

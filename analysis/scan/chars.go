@@ -1,0 +1,178 @@
+package scan
+
+import (
+	"unicode"
+	"unicode/utf8"
+)
+
+// schemeKind says how a scheme name is recognised in running text.
+type schemeKind uint8
+
+const (
+	// schemeUnknown is any other scheme: a URL only inside a wrapper or a
+	// link context.
+	schemeUnknown schemeKind = iota
+	// schemeKnown is a scheme with a syntax in RFC 1738 §5 (and https, which
+	// RFC 2818 §2.4 gives the http syntax): recognised bare, before ":".
+	schemeKnown
+	// schemeReserved is a scheme RFC 1738 §4 reserves without giving it a
+	// syntax: recognised bare only before "://", because "mid:", "cid:" and
+	// the like are common words followed by a colon in prose.
+	schemeReserved
+)
+
+var schemes = map[string]schemeKind{
+	"http": schemeKnown, "https": schemeKnown, "ftp": schemeKnown,
+	"file": schemeKnown, "gopher": schemeKnown, "mailto": schemeKnown,
+	"news": schemeKnown, "nntp": schemeKnown, "telnet": schemeKnown,
+	"wais": schemeKnown, "prospero": schemeKnown,
+	"afs": schemeReserved, "mid": schemeReserved, "cid": schemeReserved,
+	"nfs": schemeReserved, "tn3270": schemeReserved,
+	"mailserver": schemeReserved, "z39.50": schemeReserved,
+}
+
+// lookupScheme returns the kind of the scheme name b, in any case
+// (RFC 1738 §2.1: "programs interpreting URLs should treat upper case letters
+// as equivalent to lower case in scheme names").
+func lookupScheme(b []byte) schemeKind {
+	var buf [10]byte
+	if len(b) > len(buf) {
+		return schemeUnknown
+	}
+	for i, c := range b {
+		buf[i] = lower(c)
+	}
+	return schemes[string(buf[:len(b)])]
+}
+
+func lower(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
+}
+
+func isAlpha(c byte) bool { return 'a' <= c|0x20 && c|0x20 <= 'z' }
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
+func isAlnum(c byte) bool { return isAlpha(c) || isDigit(c) }
+func isHex(c byte) bool   { return isDigit(c) || 'a' <= c|0x20 && c|0x20 <= 'f' }
+
+// isSchemeChar reports a character of RFC 1738 §2.1 scheme names: letters,
+// digits, "+", "-" and ".". A bare URL must not follow one of them.
+func isSchemeChar(c byte) bool { return isAlnum(c) || c == '+' || c == '-' || c == '.' }
+
+// isSpace is ASCII white space as HTML and CommonMark define it, with VT.
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'
+}
+
+// isASCIIPunct is CommonMark's ASCII punctuation: what a backslash escapes.
+func isASCIIPunct(c byte) bool {
+	return '!' <= c && c <= '/' || ':' <= c && c <= '@' || '[' <= c && c <= '`' || '{' <= c && c <= '~'
+}
+
+func hexVal(c byte) int {
+	switch {
+	case isDigit(c):
+		return int(c - '0')
+	case 'a' <= c|0x20 && c|0x20 <= 'f':
+		return int(c|0x20-'a') + 10
+	}
+	return -1
+}
+
+// asciiEnds are the ASCII characters that end a bare URL: controls, space,
+// and the delimiters of RFC 1738 §2.2 ("<" and ">" delimit URLs in free
+// text, the quote mark in some systems) plus the backquote that delimits code
+// in Markdown and shells. The other unsafe characters (| { } ^ \ [ ] ~) do not
+// end a URL: they stay inside it so that the checks can report them.
+var asciiEnds = func() (t [128]bool) {
+	for c := 0; c < 0x20; c++ {
+		t[c] = true
+	}
+	for _, c := range " <>\"`\x7f" {
+		t[c] = true
+	}
+	return t
+}()
+
+// endsURL reports whether the character r ends a bare URL. Besides asciiEnds:
+//   - C1 controls and Unicode white space (NBSP, the U+2000 spaces, the line
+//     and paragraph separators, the ideographic space), the zero-width space
+//     and the BOM, which are invisible word breaks (ZWJ and ZWNJ are not: they
+//     sit inside words of several scripts);
+//   - quotation marks of other scripts (Unicode Pi and Pf: “ ” ‘ ’ « » ‹ ›),
+//     which delimit a URL as '"' does;
+//   - CJK and full-width punctuation (。、，「」（）【】！？：；｜ …: the punctuation,
+//     symbols and spaces of the CJK Symbols and Punctuation, Vertical Forms,
+//     CJK Compatibility Forms, Small Form Variants and Half/Full-width Forms
+//     blocks), because CJK text has no spaces and its punctuation is never
+//     part of a URL. Letters and digits of those blocks (々, ０, Ａ) are not
+//     punctuation and stay in the URL, to be reported as non-ASCII.
+//
+// Other non-ASCII characters, letters and dashes included, stay in the URL:
+// an IRI such as https://en.wikipedia.org/wiki/Michelson–Morley_experiment is
+// one URL, and the checks report its non-ASCII characters.
+func endsURL(r rune) bool {
+	if r < utf8.RuneSelf {
+		return asciiEnds[r]
+	}
+	switch {
+	case r <= 0x9f, r == 0x200b, r == 0xfeff:
+		return true
+	case r == utf8.RuneError:
+		return false
+	case unicode.IsSpace(r):
+		return true
+	case unicode.In(r, unicode.Pi, unicode.Pf):
+		return true
+	case 0x3000 <= r && r <= 0x303f, 0xfe10 <= r && r <= 0xfe1f, 0xfe30 <= r && r <= 0xfe6f, 0xff00 <= r && r <= 0xff65:
+		return !unicode.IsLetter(r) && !unicode.IsNumber(r)
+	}
+	return false
+}
+
+// trailing are the ASCII characters that a bare URL does not end with: they
+// are taken for the sentence's punctuation (GFM extended autolinks exclude
+// the same ? ! . , : * _ ~, and ";" which linkify-it excludes too).
+var trailing = func() (t [128]bool) {
+	for _, c := range ".,:;!?*_~" {
+		t[c] = true
+	}
+	return t
+}()
+
+// nextLine returns the offset of the start of the line after the one holding
+// offset i (len(doc) on the last line). A line ends at "\n", "\r\n" or "\r",
+// as in LSP.
+func nextLine(doc []byte, i int) int {
+	for i < len(doc) {
+		switch doc[i] {
+		case '\n':
+			return i + 1
+		case '\r':
+			if i+1 < len(doc) && doc[i+1] == '\n' {
+				return i + 2
+			}
+			return i + 1
+		}
+		i++
+	}
+	return len(doc)
+}
+
+// hasPrefixFold reports whether b starts with the ASCII string p, ignoring
+// case.
+func hasPrefixFold(b []byte, p string) bool {
+	if len(b) < len(p) {
+		return false
+	}
+	for i := 0; i < len(p); i++ {
+		if lower(b[i]) != lower(p[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func equalFold(b []byte, s string) bool { return len(b) == len(s) && hasPrefixFold(b, s) }

@@ -1,0 +1,63 @@
+package scan
+
+import (
+	"strings"
+	"testing"
+)
+
+// pathological are inputs that make naive tokenizers quadratic (a search
+// to the end of the input repeated at every opener) or deep (a stack per
+// bracket): each is repeated to the size under test.
+var pathological = []string{
+	"(", ")", "<", ">", "[", "]", "![", "](", "[](", "[](x \"", "[](x '", "[](x (", "[]( <", "`", "`` `", "\\",
+	"<!--", "<?", "<!a", "<![CDATA[", "<a href=\"", "<a href='", "<a b=\"<a b=\"", "<a ", "</a", "&", "&#", "&amp",
+	"<URL:", "<URL:x\n", "<x:", "<http://a ", "http://", "http://a.com/", "http://a.com/(", "http://a.com/)",
+	"a", " ", "\n", "\n\n", "> ", "- ", "1. ", "    ", "```\n", "~~~\n", "| a |\n|---|\n", "[a]: ", "[a]:\n",
+	"\"", "'", "/*", "*/", "//", "#", "--[[", "[[", "r#\"", "\"\"\"", "'''", "${", "%s", "url(", "@import ",
+	"<script>", "</script", "<style>", "<textarea>", "*", "_", "~", ".", "\x00", "\xff", "。", "\u00a0",
+	"urlls-disable-line ", "<!-- urlls-disable-line -->", "// urlls-disable-next-line\n",
+}
+
+var pathoLanguages = []string{"plaintext", "markdown", "html", "go", "python", "rust", "lua", "css", "yaml", "sql", "shellscript"}
+
+// TestPathological scans the inputs of the brief at 10 MB (1 MB with
+// -short) in every scanner: 10 MB of "(", "<" or "[", and a line of 10 MB
+// without a space, and every other pathological input at 256 KB. It asserts
+// no time (benchmarks measure; see BenchmarkPathological), but a quadratic
+// scanner would not finish before the test binary's timeout.
+func TestPathological(t *testing.T) {
+	size := 10 << 20
+	if testing.Short() {
+		size = 1 << 20
+	}
+	for _, p := range []string{"(", "<", "[", "http://example.com/a"} {
+		doc := []byte(strings.Repeat(p, size/len(p)))
+		for _, lang := range []string{"plaintext", "markdown", "html", "go"} {
+			checkInvariants(t, doc, Scan(doc, lang))
+			checkSuppressions(t, doc, Suppressions(doc, lang))
+		}
+	}
+	for _, p := range pathological {
+		doc := []byte(strings.Repeat(p, (256<<10)/len(p)))
+		for _, lang := range pathoLanguages {
+			checkInvariants(t, doc, Scan(doc, lang))
+			checkSuppressions(t, doc, Suppressions(doc, lang))
+		}
+	}
+}
+
+// BenchmarkPathological reports the throughput of Scan on 4 MB of some of
+// the pathological inputs: it must not depend on the size.
+func BenchmarkPathological(b *testing.B) {
+	for _, p := range []string{"(", "<", "[", "](", "`", "<a href=\"", "&amp", "<URL:", "http://a.com/(", "a"} {
+		for _, lang := range []string{"plaintext", "markdown", "html", "go"} {
+			doc := []byte(strings.Repeat(p, (4<<20)/len(p)))
+			b.Run(lang+"/"+strings.NewReplacer("/", "_", "\n", "nl").Replace(p), func(b *testing.B) {
+				b.SetBytes(int64(len(doc)))
+				for b.Loop() {
+					Scan(doc, lang)
+				}
+			})
+		}
+	}
+}

@@ -1,0 +1,205 @@
+// Package scan is the document tokenizer: it finds the candidate URLs of a
+// document, with their exact byte spans, in the context they stand in (bare
+// text, <…> and <URL:…> wrappers, quotes, Markdown links, autolinks and
+// reference definitions, HTML attributes, comments and string literals of
+// code). It knows nothing of URL syntax beyond what finding a URL's end needs,
+// and never stops at a bad character inside a URL, or the checks could never
+// report it.
+//
+// The package does no I/O, never panics, and runs in time linear in the
+// document (the Markdown code-span index adds a logarithmic factor): every
+// search that could fail is either bounded by the next delimiter or
+// remembered (scanner.misses), and the link delimiter stack is bounded.
+//
+// # Decisions
+//
+// Where the sources leave a choice, the tokenizer takes these:
+//
+//   - Bare URLs need a known scheme: those of RFC 1738 §5 and https, in any
+//     case; the RFC 1738 §4 reserved schemes (afs, mid, cid, nfs, tn3270,
+//     mailserver, z39.50) only before "://", because "mid:" and "cid:" are
+//     also words before a colon. Any other scheme is a URL only where the
+//     writer said so: a wrapper, a Markdown link or autolink, an HTML URL
+//     attribute, a string literal that is exactly "scheme://…".
+//   - No scheme, no URL: "www.example.com", bare domains and e-mail
+//     addresses are not candidates (urlls would have to invent the scheme);
+//     Markdown e-mail autolinks <user@example.com> are skipped.
+//   - A bare URL starts after a character that is not a letter, digit, "+",
+//     "-" or "."; a non-ASCII letter does not count (CJK text has no spaces).
+//   - A bare URL ends at white space and controls, < > " and the backquote,
+//     non-ASCII white space, Unicode quotation marks and CJK/full-width
+//     punctuation; not at | { } ^ \ [ ] ~, non-ASCII letters or a bad "%zz",
+//     which stay in it to be reported. Then . , : ; ! ? * _ ~ and "…" are
+//     dropped from its end, repeatedly, and "'" when unbalanced; a closing
+//     ) ] } without its opening partner ends it.
+//   - After a quote, "http://…" and 'http://…' are Quoted; the quote ends
+//     the URL, white space too.
+//   - <URL:…> and <scheme:…> (any RFC 1738 scheme name in plain text) may
+//     span up to 8 line breaks, not a blank line; their white space is
+//     removed (RFC 1738 appendix), a hyphen before a line break is kept, and
+//     nothing is trimmed. <URL:…> is Relative: the writer said it is a URL.
+//   - References are decoded where the renderer decodes them (HTML
+//     attributes and text, Markdown destinations and text, escape sequences
+//     of string literals), never in autolinks, wrappers or comments; Text is
+//     then the decoded URL and Offsets maps each byte back.
+//   - Code spans, fenced and indented code blocks, HTML comments and the
+//     text of <a> elements are not scanned; link text and image
+//     descriptions are not either (GFM never links them).
+//   - HTML <script> is scanned as JavaScript and <style> as CSS.
+//   - In string literals of code, a template placeholder ("{", "${", "#{",
+//     a printf verb) ends a URL, and an escape sequence is decoded.
+package scan
+
+import (
+	"slices"
+	"strings"
+)
+
+// Context says where a candidate URL stands in its document.
+type Context uint8
+
+const (
+	// Bare is a URL in running text, recognised by its known scheme.
+	Bare Context = iota
+	// Angle is a URL in <…> (RFC 1738 appendix, Markdown autolinks).
+	Angle
+	// Wrapped is a URL in <URL:…> (RFC 1738 appendix); white space inside
+	// is not part of the URL.
+	Wrapped
+	// Quoted is a URL in quotes in plain text.
+	Quoted
+	// Link is a Markdown inline link or image destination.
+	Link
+	// RefDef is a Markdown link reference definition's destination.
+	RefDef
+	// Attr is an HTML attribute value that holds a URL (href, src, …).
+	Attr
+	// Base is the href of an HTML <base> element.
+	Base
+	// Code is a URL inside a comment or string literal of source code.
+	Code
+)
+
+var contextNames = [...]string{"bare", "angle", "wrapped", "quoted", "link", "refdef", "attr", "base", "code"}
+
+func (c Context) String() string {
+	if int(c) < len(contextNames) {
+		return contextNames[c]
+	}
+	return "unknown"
+}
+
+// Candidate is one URL found in a document.
+type Candidate struct {
+	// Start and End delimit the URL's bytes in the document, wrappers
+	// excluded: doc[Start:End] is what the writer typed for the URL.
+	Start, End int
+	// Text is the URL the document means: doc[Start:End] with the white space
+	// of a <URL:…> wrapper removed and HTML character references decoded
+	// (and, where they apply, Markdown backslash escapes and the escape
+	// sequences of string literals).
+	Text string
+	// Offsets maps Text back to the document: byte i of Text comes from
+	// document offset Offsets[i], and Offsets[len(Text)] == End. It is nil
+	// when Text == doc[Start:End], each byte at Start+i.
+	Offsets []int
+	// Context is where the URL stands.
+	Context Context
+	// Relative is set where a relative reference is a URL too (links,
+	// attributes, reference definitions): parse it with RFC 1808 relativeURL.
+	Relative bool
+}
+
+// DocOffset maps byte offset i of c.Text (0 <= i <= len(c.Text)) to its
+// document offset.
+func (c *Candidate) DocOffset(i int) int {
+	if c.Offsets == nil {
+		return c.Start + i
+	}
+	if i < 0 {
+		return c.Start
+	}
+	if i >= len(c.Offsets) {
+		return c.End
+	}
+	return c.Offsets[i]
+}
+
+// Scan finds the candidate URLs of doc, in document order, for the LSP
+// language id lang: "markdown"; "html" (and "xml", "xhtml", "svg", "vue",
+// "svelte", which are scanned as HTML); "plaintext"; or a code language
+// ("go", "python", "javascript", "typescript", "javascriptreact",
+// "typescriptreact", "c", "cpp", "java", "rust", "shellscript", "ruby",
+// "yaml", "toml", "json", "jsonc", "css", "lua", "sql", and the others of
+// the languages table). An unknown language is scanned as plain text.
+//
+// Plain text (and comments of code) holds:
+//   - bare URLs: a known scheme (http, https, ftp, file, gopher, mailto,
+//     news, nntp, telnet, wais, prospero, in any case; the RFC 1738 §4
+//     reserved afs, mid, cid, nfs, tn3270, mailserver and z39.50 only before
+//     "://") at a word boundary. See scanBare and bareURL for where one
+//     ends: at white space, controls, "<", ">", '"', "`", non-ASCII white
+//     space, quotation marks and CJK punctuation (endsURL), but not at other
+//     bad characters, which are left in to be reported; then trailing
+//     punctuation and unbalanced brackets are dropped. A URL right after a
+//     quote, "http://…" or 'http://…', has context Quoted and ends at the
+//     closing quote (white space still ends it too).
+//   - RFC 1738 appendix wrappers: <URL:…> (context Wrapped) and <scheme:…>
+//     for any scheme (context Angle); white space inside is removed from
+//     Text, with Offsets. An unknown scheme is a candidate only in such a
+//     wrapper, a Markdown link or an HTML attribute.
+//
+// Markdown is scanned by scanMarkdown, HTML by scanHTML and code by
+// scanCode; their doc comments give the rules. Scan never panics and runs in
+// time linear in len(doc) (up to a logarithmic factor for Markdown code
+// spans).
+func Scan(doc []byte, lang string) []Candidate {
+	sc := &scanner{doc: doc}
+	sc.run(lang)
+	return sc.sorted()
+}
+
+func (sc *scanner) run(lang string) {
+	n := len(sc.doc)
+	switch kind, sy := languageKind(lang); kind {
+	case kindMarkdown:
+		sc.scanMarkdown(0, n)
+	case kindHTML:
+		sc.scanHTML(0, n)
+	case kindCode:
+		sc.scanCode(0, n, sy)
+	default:
+		sc.scanText(0, n, bareOpts{}, angleAny)
+	}
+}
+
+// sorted returns the candidates in document order. The scanners find them
+// nearly in order (a wrapper before the bare URLs that precede it, a link's
+// destination before the bare URLs of its text), so this is cheap.
+func (sc *scanner) sorted() []Candidate {
+	slices.SortStableFunc(sc.cands, func(x, y Candidate) int { return x.Start - y.Start })
+	return sc.cands
+}
+
+type langKind uint8
+
+const (
+	kindText langKind = iota
+	kindMarkdown
+	kindHTML
+	kindCode
+)
+
+func languageKind(lang string) (langKind, *syntax) {
+	lang = strings.ToLower(lang)
+	switch lang {
+	case "markdown", "mdx":
+		return kindMarkdown, nil
+	case "html", "xhtml", "xml", "xsl", "svg", "vue", "svelte", "vue-html", "django-html", "handlebars", "razor":
+		return kindHTML, nil
+	}
+	if sy, ok := languages[lang]; ok {
+		return kindCode, sy
+	}
+	return kindText, nil
+}

@@ -1,0 +1,217 @@
+package scan
+
+import (
+	"slices"
+	"strings"
+)
+
+// Suppression is a span of the document where diagnostics are not
+// reported: all of them when Codes is nil, else those whose code is listed.
+type Suppression struct {
+	Start, End int
+	Codes      []string
+}
+
+// Suppresses reports whether a diagnostic with the code that starts at
+// document offset off is suppressed: Start <= off < End, and the code is
+// listed (or Codes is nil).
+func (s Suppression) Suppresses(off int, code string) bool {
+	if off < s.Start || off >= s.End {
+		return false
+	}
+	return s.Codes == nil || slices.Contains(s.Codes, code)
+}
+
+// The directives, longest first.
+var directives = []string{"urlls-disable-next-line", "urlls-disable-line", "urlls-disable", "urlls-enable"}
+
+// Suppressions finds the suppression directives of doc, for the LSP
+// language id lang, and returns the spans they suppress, ordered by Start.
+//
+// A directive is the first word of a comment (after white space and
+// decoration such as "*", "#", "/" or "-"), so that prose that mentions one
+// is not one; codes may follow, separated by white space or commas, up to
+// the end of the comment or a "--" that starts a free-form reason
+// ("// urlls-disable-next-line bad-escape, unsafe-char -- legacy link"),
+// on the directive's line:
+//   - urlls-disable-line: the line of the directive;
+//   - urlls-disable-next-line: the line after the comment's last line;
+//   - urlls-disable … urlls-enable: from the start of the disabling comment
+//     to the start of the enabling one, or to the end of the document. An
+//     urlls-enable with codes ends the regions of those codes only; one
+//     without codes ends them all. A region that disables all codes is ended
+//     only by an urlls-enable without codes.
+//
+// A line span runs from the start of the line to the start of the next one
+// (its line break included).
+//
+// The comments are those of the language: //, /* */ and the other comments
+// of code (the same tokenizer as Scan, so a directive inside a string is
+// not one); <!-- --> in HTML and Markdown (not in code blocks or code spans);
+// in plain text and unknown languages, a line whose first non-blank
+// characters are //, #, ;, --, /* or <!--, up to the end of the line or the
+// comment's closing delimiter.
+func Suppressions(doc []byte, lang string) []Suppression {
+	sc := &scanner{doc: doc, wantComments: true, quiet: true}
+	if kind, _ := languageKind(lang); kind == kindText {
+		sc.textComments()
+	} else {
+		sc.run(lang)
+	}
+	slices.SortStableFunc(sc.comments, func(x, y comment) int { return x.start - y.start })
+
+	var out []Suppression
+	lines := lineIndex{doc: doc}
+	all := -1             // start of the open all-codes region
+	var open []openRegion // open per-code regions
+	closeCode := func(code string, at int) {
+		for k, r := range open {
+			if r.code == code {
+				out = append(out, Suppression{r.start, at, []string{code}})
+				open = slices.Delete(open, k, k+1)
+				return
+			}
+		}
+	}
+	for _, c := range sc.comments {
+		d, p, codes := directive(doc, c)
+		switch d {
+		case "urlls-disable-line":
+			s := lines.startOf(p)
+			out = append(out, Suppression{s, lines.nextStart(p), codes})
+		case "urlls-disable-next-line":
+			s := lines.nextStart(max(c.end-1, c.start))
+			out = append(out, Suppression{s, lines.nextStart(s), codes})
+		case "urlls-disable":
+			if codes == nil {
+				if all < 0 {
+					all = c.start
+				}
+				continue
+			}
+			for _, code := range codes {
+				if !slices.ContainsFunc(open, func(r openRegion) bool { return r.code == code }) {
+					open = append(open, openRegion{c.start, code})
+				}
+			}
+		case "urlls-enable":
+			if codes == nil {
+				if all >= 0 {
+					out = append(out, Suppression{all, c.start, nil})
+					all = -1
+				}
+				for len(open) > 0 {
+					closeCode(open[0].code, c.start)
+				}
+				continue
+			}
+			for _, code := range codes {
+				closeCode(code, c.start)
+			}
+		}
+	}
+	if all >= 0 {
+		out = append(out, Suppression{all, len(doc), nil})
+	}
+	for len(open) > 0 {
+		closeCode(open[0].code, len(doc))
+	}
+	slices.SortStableFunc(out, func(x, y Suppression) int { return x.Start - y.Start })
+	return out
+}
+
+type openRegion struct {
+	start int
+	code  string
+}
+
+// directive returns the directive that starts the comment c, the offset
+// of its first byte, and its codes (nil for none), or "".
+func directive(doc []byte, c comment) (string, int, []string) {
+	p, e := c.bodyStart, c.bodyEnd
+	for p < e && (isSpace(doc[p]) || strings.IndexByte("*#/;-!%", doc[p]) >= 0) {
+		p++
+	}
+	if !hasPrefix(doc[p:e], "urlls-") {
+		return "", 0, nil
+	}
+	for _, d := range directives {
+		q := p + len(d)
+		if !hasPrefix(doc[p:e], d) || q < e && !isSpace(doc[q]) && doc[q] != ',' {
+			continue
+		}
+		var codes []string
+		for q < e {
+			for q < e && (doc[q] == ' ' || doc[q] == '\t' || doc[q] == ',') {
+				q++
+			}
+			if q < e && (doc[q] == '\n' || doc[q] == '\r') {
+				break // the codes are on the directive's line
+			}
+			s := q
+			for q < e && (isAlnum(doc[q]) || doc[q] == '-' || doc[q] == '_' || doc[q] == '.') {
+				q++
+			}
+			if q == s || hasPrefix(doc[s:q], "--") || q < e && !isSpace(doc[q]) && doc[q] != ',' {
+				break
+			}
+			codes = append(codes, string(doc[s:q]))
+		}
+		return d, p, codes
+	}
+	return "", 0, nil
+}
+
+// lineIndex answers line questions for offsets that do not decrease, in
+// time linear in the document overall (a 1 MB line with a directive every
+// few bytes must not be walked once per directive).
+type lineIndex struct {
+	doc        []byte
+	pos, start int // lines before pos are known; start is the line at pos
+	from, end  int // the last nextStart answer: [from, end)
+}
+
+// startOf returns the start of the line holding p.
+func (l *lineIndex) startOf(p int) int {
+	for ; l.pos < p; l.pos++ {
+		c := l.doc[l.pos]
+		if c == '\n' || c == '\r' && (l.pos+1 >= len(l.doc) || l.doc[l.pos+1] != '\n') {
+			l.start = l.pos + 1
+		}
+	}
+	return l.start
+}
+
+// nextStart returns the start of the line after the one holding p.
+func (l *lineIndex) nextStart(p int) int {
+	if l.from <= p && p < l.end {
+		return l.end
+	}
+	e := nextLine(l.doc, p)
+	l.from, l.end = p, e
+	return e
+}
+
+// textComments finds the comments of plain text: lines that start with a
+// comment delimiter.
+func (sc *scanner) textComments() {
+	doc := sc.doc
+	for ls := 0; ls < len(doc); {
+		le, next := lineEnd(doc, ls, len(doc))
+		_, p := indent(doc, ls, le)
+		for _, d := range [][2]string{{"<!--", "-->"}, {"/*", "*/"}, {"//", ""}, {"#", ""}, {"--", ""}, {";", ""}} {
+			if !hasPrefix(doc[p:le], d[0]) {
+				continue
+			}
+			bs, be, end := p+len(d[0]), le, le
+			if d[1] != "" {
+				if k := indexString(doc[bs:le], d[1]); k >= 0 {
+					be, end = bs+k, bs+k+len(d[1])
+				}
+			}
+			sc.comment(p, end, bs, be)
+			break
+		}
+		ls = next
+	}
+}

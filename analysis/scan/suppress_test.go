@@ -1,0 +1,111 @@
+package scan
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// unmark2 removes two layers of marks, ⟦⟧ and ⟪⟫ (so that spans may
+// overlap), and returns the spans ordered by start.
+func unmark2(t *testing.T, s string) (string, [][2]int) {
+	t.Helper()
+	var b strings.Builder
+	var spans [][2]int
+	open := map[rune]int{'⟦': -1, '⟪': -1}
+	closer := map[rune]rune{'⟧': '⟦', '⟫': '⟪'}
+	for _, r := range s {
+		switch r {
+		case '⟦', '⟪':
+			open[r] = b.Len()
+		case '⟧', '⟫':
+			o := closer[r]
+			if open[o] < 0 {
+				t.Fatalf("unbalanced marks in %q", s)
+			}
+			spans = append(spans, [2]int{open[o], b.Len()})
+			open[o] = -1
+		default:
+			b.WriteRune(r)
+		}
+	}
+	slices.SortStableFunc(spans, func(x, y [2]int) int { return x[0] - y[0] })
+	return b.String(), spans
+}
+
+func TestSuppressions(t *testing.T) {
+	for _, tc := range []struct {
+		name, lang, doc string
+		codes           [][]string // per span, in order; nil = all codes
+	}{
+		{"next line in go", "go", "// urlls-disable-next-line\n⟦x := \"http://a.com/%zz\"\n⟧y := 1\n", [][]string{nil}},
+		{"next line with codes and reason", "go",
+			"x := 1 // urlls-disable-next-line bad-escape, unsafe-char -- legacy link\n⟦\"http://a.com/%zz\"\n⟧",
+			[][]string{{"bad-escape", "unsafe-char"}}},
+		{"this line", "python", "⟦u = 'http://a.com/%zz'  # urlls-disable-line bad-escape\n⟧v = 1\n", [][]string{{"bad-escape"}}},
+		{"last line without newline", "python", "v = 1\n⟦u = 'x'  # urlls-disable-line⟧", [][]string{nil}},
+		{"next line at the end", "go", "// urlls-disable-next-line⟦⟧", [][]string{nil}},
+		{"disable and enable", "html", "a ⟦<!-- urlls-disable -->\n<a href=\"%zz\">\n⟧<!-- urlls-enable -->\n", [][]string{nil}},
+		{"disable to the end", "markdown", "text\n⟦<!-- urlls-disable unsafe-char -->\nhttp://a.com/|\n⟧", [][]string{{"unsafe-char"}}},
+		{"enable one of two codes", "javascript",
+			"⟦⟪/* urlls-disable a b */\n⟫// urlls-enable a\n⟧",
+			[][]string{{"a"}, {"b"}}},
+		{"all-codes region ignores a partial enable", "go", "⟦// urlls-disable\n// urlls-enable x\n⟧", [][]string{nil}},
+		{"block comment next line", "c", "/* urlls-disable-next-line\n   because */\n⟦char *u = \"http://a.com/%zz\";\n⟧", [][]string{nil}},
+		{"jsdoc decoration", "typescript", "/** urlls-disable-next-line */\n⟦x\n⟧", [][]string{nil}},
+		{"sql and lua comments", "sql", "-- urlls-disable-next-line\n⟦SELECT 'http://a.com/%zz';\n⟧", [][]string{nil}},
+		{"lisp comment", "clojure", ";; urlls-disable-next-line\n⟦\"http://a.com/%zz\"\n⟧", [][]string{nil}},
+		{"shell hash", "shellscript", "⟦curl http://a.com/%zz # urlls-disable-line\n⟧", [][]string{nil}},
+		{"CRLF lines", "go", "// urlls-disable-next-line\r\n⟦x\r\n⟧y\r\n", [][]string{nil}},
+		{"plain text markers", "plaintext", "# urlls-disable-next-line\n⟦http://a.com/%zz\n⟧// urlls-disable-next-line\n⟦x\n⟧  ; urlls-disable-next-line unsafe-char\n⟦y\n⟧", [][]string{nil, nil, {"unsafe-char"}}},
+		{"markdown html comment", "markdown", "<!-- urlls-disable-next-line bad-escape -->\n⟦http://a.com/%zz\n⟧", [][]string{{"bad-escape"}}},
+		{"markdown inline comment this line", "markdown", "⟦See http://a.com/%zz <!-- urlls-disable-line --> now.\n⟧Next.", [][]string{nil}},
+		{"not the first word", "go", "// see urlls-disable-next-line in the docs\nx\n", nil},
+		{"mention in a string", "go", "s := \"// urlls-disable-next-line\"\nx\n", nil},
+		{"directive in a code block", "markdown", "```\n<!-- urlls-disable -->\n```\nhttp://a.com/%zz\n", nil},
+		{"directive in a code span", "markdown", "`<!-- urlls-disable -->` http://a.com/%zz\n", nil},
+		{"prefix of another word", "go", "// urlls-disabled\n// urlls-enabler\n", nil},
+		{"plain text needs a marker", "plaintext", "urlls-disable-next-line\nx\n", nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			doc, spans := unmark2(t, tc.doc)
+			if len(spans) != len(tc.codes) {
+				t.Fatalf("%d spans marked, %d code lists", len(spans), len(tc.codes))
+			}
+			got := Suppressions([]byte(doc), tc.lang)
+			checkSuppressions(t, []byte(doc), got)
+			var want []Suppression
+			for i, sp := range spans {
+				want = append(want, Suppression{sp[0], sp[1], tc.codes[i]})
+			}
+			if fmt.Sprint(got) != fmt.Sprint(want) || len(got) != len(want) {
+				t.Errorf("got  %v\nwant %v", got, want)
+			}
+			for i := range min(len(got), len(want)) {
+				if (got[i].Codes == nil) != (want[i].Codes == nil) {
+					t.Errorf("span %d: Codes %#v, want %#v", i, got[i].Codes, want[i].Codes)
+				}
+			}
+		})
+	}
+}
+
+func TestSuppresses(t *testing.T) {
+	s := Suppression{Start: 10, End: 20, Codes: []string{"bad-escape"}}
+	for _, tc := range []struct {
+		off  int
+		code string
+		want bool
+	}{
+		{10, "bad-escape", true}, {19, "bad-escape", true}, {20, "bad-escape", false}, {9, "bad-escape", false},
+		{15, "unsafe-char", false},
+	} {
+		if got := s.Suppresses(tc.off, tc.code); got != tc.want {
+			t.Errorf("Suppresses(%d, %q) = %v", tc.off, tc.code, got)
+		}
+	}
+	if !(Suppression{Start: 0, End: 5}).Suppresses(3, "anything") {
+		t.Error("nil Codes must suppress every code")
+	}
+}

@@ -1,0 +1,156 @@
+package scan
+
+// angleRule says which <…> without the "URL:" prefix hold a URL.
+type angleRule uint8
+
+const (
+	// angleAny: "<" then an RFC 1738 §2.1 scheme name, any, and ":"
+	// (plain text: "<irc://host>", "<a+b:c>").
+	angleAny angleRule = iota
+	// angleKnown: "<" then a known scheme and ":", or any scheme and "://"
+	// (comments of code, where "<T: Clone>" and "<std::string>" are types);
+	// the same inside "<URL:…>".
+	angleKnown
+	// angleURLOnly: only "<URL:…>" (Markdown, where CommonMark's own rules
+	// make the autolinks).
+	angleURLOnly
+)
+
+// maxWrapperLines is how many line breaks a <…> or <URL:…> wrapper may hold:
+// RFC 1738's appendix breaks long URLs over lines inside them, but a "<"
+// whose ">" is more than 8 lines away (or after a blank line, or after
+// another "<") is a less-than sign, not a wrapper.
+const maxWrapperLines = 8
+
+// scanText finds the URLs of plain text in doc[a:b]: wrappers and bare
+// URLs.
+func (sc *scanner) scanText(a, b int, o bareOpts, rule angleRule) {
+	doc := sc.doc
+	seg, i := a, a
+	for i < b {
+		k := indexByte(doc[i:b], '<')
+		if k < 0 {
+			break
+		}
+		lt := i + k
+		if end, ok := sc.wrapper(lt, b, rule); ok {
+			sc.scanBare(seg, lt, o)
+			seg, i = end, end
+			continue
+		}
+		i = lt + 1
+	}
+	sc.scanBare(seg, b, o)
+}
+
+// wrapper recognises the wrapper of RFC 1738's appendix "Recommendations
+// for URLs in Context" at doc[lt] == '<': "<URL:" (any case, with or without
+// white space after it) or, by rule, "<scheme:", then anything but "<" up to
+// the ">". The URL is what is inside, without the "URL:" prefix; all of its
+// white space is removed ("The whitespace should be ignored when extracting
+// the URL"), and a hyphen before a line break is kept (the appendix says the
+// hyphen "may or may not actually be part of the URL"; it is the writer's,
+// and the checks see it). Nothing inside is trimmed: the brackets delimit the
+// URL, which is their point. It emits the candidate (none for an empty
+// wrapper) and returns the offset after the ">".
+func (sc *scanner) wrapper(lt, b int, rule angleRule) (int, bool) {
+	doc := sc.doc
+	p := lt + 1
+	ctx := Angle
+	if hasPrefixFold(doc[p:b], "URL:") {
+		p += 4
+		ctx = Wrapped
+		if rule == angleKnown {
+			// In comments, "<URL:…>" is as often prose about wrappers:
+			// the inside must start with a scheme too.
+			k := p
+			for k < b && isSpace(doc[k]) {
+				k++
+			}
+			if !schemeAt(doc, k, b, true) {
+				return 0, false
+			}
+		}
+	} else if rule == angleURLOnly || !schemeAt(doc, p, b, rule == angleKnown) {
+		return 0, false
+	}
+	lines := 0
+	q := p
+	for ; q < b && doc[q] != '>'; q++ {
+		switch c := doc[q]; {
+		case c == '<':
+			return 0, false
+		case c == '\n' || c == '\r' && (q+1 >= b || doc[q+1] != '\n'):
+			lines++
+			if lines > maxWrapperLines {
+				return 0, false
+			}
+			r := q + 1
+			for r < b && (doc[r] == ' ' || doc[r] == '\t' || doc[r] == '\r') {
+				r++
+			}
+			if r < b && doc[r] == '\n' {
+				return 0, false // a blank line
+			}
+		}
+	}
+	if q >= b {
+		return 0, false
+	}
+	sc.emitWrapped(p, q, ctx)
+	return q + 1, true
+}
+
+// emitWrapped emits the URL of a wrapper's inside doc[p:q] without its
+// white space. A wrapped URL without a scheme is a relative reference: the
+// writer said it is a URL.
+func (sc *scanner) emitWrapped(p, q int, ctx Context) {
+	doc := sc.doc
+	for p < q && isSpace(doc[p]) {
+		p++
+	}
+	for q > p && isSpace(doc[q-1]) {
+		q--
+	}
+	if p >= q || sc.quiet {
+		return
+	}
+	c := Candidate{Start: p, End: q, Context: ctx, Relative: ctx == Wrapped}
+	gap := false
+	for k := p; k < q; k++ {
+		if isSpace(doc[k]) {
+			gap = true
+			break
+		}
+	}
+	if !gap {
+		c.Text = string(doc[p:q])
+	} else {
+		buf := sc.text[:0]
+		offs := make([]int, 0, q-p+1)
+		for k := p; k < q; k++ {
+			if !isSpace(doc[k]) {
+				buf = append(buf, doc[k])
+				offs = append(offs, k)
+			}
+		}
+		c.Text = string(buf)
+		c.Offsets = append(offs, q)
+		sc.text = buf
+	}
+	sc.cands = append(sc.cands, c)
+}
+
+// schemeAt reports whether an RFC 1738 §2.1 scheme name and ":" start at
+// doc[p]; when known is set, the scheme must be a known one, or be followed
+// by "//".
+func schemeAt(doc []byte, p, b int, known bool) bool {
+	j := p
+	for j < b && isSchemeChar(doc[j]) {
+		j++
+	}
+	if j == p || j >= b || doc[j] != ':' {
+		return false
+	}
+	return !known || lookupScheme(doc[p:j]) == schemeKnown || j+2 < b && doc[j+1] == '/' && doc[j+2] == '/'
+}

@@ -1,0 +1,375 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/urlls/urlls/analysis/checks"
+	"github.com/urlls/urlls/analysis/config"
+	"github.com/urlls/urlls/analysis/scan"
+)
+
+// stdinName is how findings in standard input name their file.
+const stdinName = "<stdin>"
+
+// checkFlags are the options of "urlls check".
+type checkFlags struct {
+	format string
+	strict bool
+	lang   string
+	config string
+	fix    bool
+}
+
+// fileResult is what checking one file produced.
+type fileResult struct {
+	path     string // as the user named it (or found it under a named directory)
+	doc      []byte
+	findings []config.Finding
+	err      error // an I/O or configuration error: the file was not checked
+}
+
+func runCheck(e *env, cmd *command, args []string) int {
+	fs := newFlagSet(cmd)
+	var f checkFlags
+	fs.StringVar(&f.format, "format", "text", "output `format`: text, json, sarif or github")
+	fs.BoolVar(&f.strict, "strict", false, "make every RFC 1738 violation an error")
+	fs.StringVar(&f.lang, "lang", "", "the language of every file (markdown, html, plaintext or an LSP language id); by default the file extension decides")
+	fs.StringVar(&f.config, "config", "", "use this configuration `file` instead of the "+config.FileName+" files found upward from each file")
+	fs.BoolVar(&f.fix, "fix", false, "apply the preferred fix of every finding in place, then report what is left")
+	paths, code, done := e.parse(cmd, fs, args)
+	if done {
+		return code
+	}
+	if len(paths) == 0 {
+		return e.usageError(cmd, fs, "no files given (use - for standard input)")
+	}
+	switch f.format {
+	case "text", "json", "sarif", "github":
+	default:
+		return e.usageError(cmd, fs, "unknown format %s (want text, json, sarif or github)", oneLine(f.format))
+	}
+	if f.fix && containsString(paths, "-") {
+		return e.usageError(cmd, fs, "--fix rewrites files in place; it cannot fix standard input")
+	}
+	var fixed config.Config
+	if f.config != "" {
+		data, err := os.ReadFile(f.config)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "urlls: check: %s\n", message(err.Error()))
+			return exitUsage
+		}
+		if fixed, err = config.Parse(f.config, data); err != nil {
+			fmt.Fprintf(e.stderr, "urlls: check: %s\n", message(err.Error()))
+			return exitUsage
+		}
+	}
+
+	c := &checker{flags: f, explicit: f.config != "", fixedConfig: fixed, configs: map[string]*dirConfig{}}
+	files, walkErrs := c.collect(paths)
+	results := make([]fileResult, len(files))
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				results[i] = c.checkFile(files[i], e.stdin)
+			}
+		}()
+	}
+	for i := range files {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+
+	ioErrors := len(walkErrs)
+	for _, err := range walkErrs {
+		fmt.Fprintf(e.stderr, "urlls: check: %s\n", message(err.Error()))
+	}
+	var ok []fileResult
+	for _, r := range results {
+		if r.err != nil {
+			ioErrors++
+			fmt.Fprintf(e.stderr, "urlls: check: %s\n", message(r.err.Error()))
+			continue
+		}
+		ok = append(ok, r)
+	}
+	if err := writeFindings(e.stdout, f.format, ok); err != nil {
+		fmt.Fprintf(e.stderr, "urlls: check: %s\n", message(err.Error()))
+		return exitUsage
+	}
+	if ioErrors > 0 {
+		return exitUsage
+	}
+	for _, r := range ok {
+		for _, fd := range r.findings {
+			if fd.Severity == checks.Error {
+				return exitFail
+			}
+		}
+	}
+	return exitOK
+}
+
+func containsString(xs []string, s string) bool {
+	for _, x := range xs {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// checker holds what the files of one run share.
+type checker struct {
+	flags       checkFlags
+	explicit    bool          // --config was given
+	fixedConfig config.Config // its configuration
+
+	mu      sync.Mutex
+	configs map[string]*dirConfig // by absolute directory
+}
+
+// dirConfig is the configuration in force in a directory.
+type dirConfig struct {
+	once sync.Once
+	cfg  config.Config
+	err  error
+}
+
+// skipDirs are never walked into.
+var skipDirs = map[string]bool{".git": true, ".hg": true, ".svn": true, "node_modules": true, "vendor": true, "third_party": true}
+
+// collect expands the command line into files, in order, without duplicates.
+// A path that does not exist is an error; the others are still checked.
+func (c *checker) collect(paths []string) (files []string, errs []error) {
+	seen := map[string]bool{}
+	add := func(p string) {
+		if !seen[p] {
+			seen[p] = true
+			files = append(files, p)
+		}
+	}
+	for _, p := range paths {
+		if p == "-" {
+			add(p)
+			continue
+		}
+		info, err := os.Stat(p)
+		if err != nil {
+			errs = append(errs, pathError(p, err))
+			continue
+		}
+		if !info.IsDir() {
+			add(p)
+			continue
+		}
+		err = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				errs = append(errs, pathError(path, err))
+				if d != nil && d.IsDir() {
+					return fs.SkipDir
+				}
+				return nil
+			}
+			if d.IsDir() {
+				if path != p && skipDirs[d.Name()] {
+					return fs.SkipDir
+				}
+				return nil
+			}
+			if d.Type().IsRegular() && d.Name() != config.FileName {
+				add(path)
+			}
+			return nil
+		})
+		if err != nil {
+			errs = append(errs, pathError(p, err))
+		}
+	}
+	return files, errs
+}
+
+// pathError words an I/O error the way a user reads it: "PATH: no such file".
+func pathError(path string, err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return fmt.Errorf("%s: %v", path, pe.Err)
+	}
+	return err
+}
+
+// configFor returns the configuration for a file in dir: --config's, or the
+// nearest .urlls.json upward, or the default.
+func (c *checker) configFor(dir string) (config.Config, error) {
+	if c.explicit {
+		return c.fixedConfig, nil
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return config.Config{}, err
+	}
+	c.mu.Lock()
+	dc, ok := c.configs[abs]
+	if !ok {
+		dc = &dirConfig{}
+		c.configs[abs] = dc
+	}
+	c.mu.Unlock()
+	dc.once.Do(func() {
+		name := filepath.Join(abs, config.FileName)
+		data, err := os.ReadFile(name)
+		switch {
+		case err == nil:
+			dc.cfg, dc.err = config.Parse(name, data)
+		case errors.Is(err, fs.ErrNotExist):
+			if parent := filepath.Dir(abs); parent != abs {
+				dc.cfg, dc.err = c.configFor(parent)
+			}
+		default:
+			dc.err = pathError(name, err)
+		}
+	})
+	return dc.cfg, dc.err
+}
+
+// checkFile reads and checks one file, and fixes it with --fix.
+func (c *checker) checkFile(path string, stdin io.Reader) fileResult {
+	r := fileResult{path: path}
+	var err error
+	dir := filepath.Dir(path)
+	if path == "-" {
+		r.path = stdinName
+		dir = "."
+		r.doc, err = io.ReadAll(stdin)
+	} else {
+		r.doc, err = os.ReadFile(path)
+	}
+	if err != nil {
+		r.err = pathError(path, err)
+		return r
+	}
+	if isBinary(r.doc) {
+		return r
+	}
+	cfg, err := c.configFor(dir)
+	if err != nil {
+		r.err = err
+		return r
+	}
+	if c.flags.strict {
+		cfg.Strict = true
+	}
+	lang := c.flags.lang
+	if lang == "" {
+		ext := strings.ToLower(filepath.Ext(path))
+		if lang = cfg.Language(ext); lang == "" {
+			lang = scan.LanguageForPath(path)
+		}
+	}
+	if lang == "" {
+		lang = "plaintext"
+	}
+	r.findings = cfg.Apply(r.doc, lang, checks.CheckDocument(r.doc, lang))
+	if c.flags.fix && len(r.findings) > 0 {
+		fixed, n := applyPreferredFixes(r.doc, r.findings)
+		if n > 0 {
+			if err := writeFileAtomic(path, fixed); err != nil {
+				r.err = err
+				return r
+			}
+			r.doc = fixed
+			r.findings = cfg.Apply(fixed, lang, checks.CheckDocument(fixed, lang))
+		}
+	}
+	return r
+}
+
+// isBinary reports whether data looks like a binary file: a NUL byte in its
+// first 8000 bytes, as git decides.
+func isBinary(data []byte) bool {
+	return bytes.IndexByte(data[:min(len(data), 8000)], 0) >= 0
+}
+
+// applyPreferredFixes applies the first fix of each finding whose edits do
+// not overlap an edit already taken, and returns the new document and how
+// many fixes it applied.
+func applyPreferredFixes(doc []byte, findings []config.Finding) ([]byte, int) {
+	var edits []checks.TextEdit
+	applied := 0
+	for _, f := range findings {
+		if len(f.SuggestedFixes) == 0 {
+			continue
+		}
+		fix := f.SuggestedFixes[0]
+		if overlaps(edits, fix.Edits) {
+			continue
+		}
+		edits = append(edits, fix.Edits...)
+		applied++
+	}
+	sort.Slice(edits, func(i, j int) bool { return edits[i].Start < edits[j].Start })
+	var out bytes.Buffer
+	last := 0
+	for _, ed := range edits {
+		out.Write(doc[last:ed.Start])
+		out.WriteString(ed.NewText)
+		last = ed.End
+	}
+	out.Write(doc[last:])
+	return out.Bytes(), applied
+}
+
+func overlaps(taken, edits []checks.TextEdit) bool {
+	for _, a := range edits {
+		for _, b := range taken {
+			if a.Start < b.End && b.Start < a.End || a.Start == b.Start {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// writeFileAtomic replaces path's content safely: a temporary file in the
+// same directory, with the same permissions, renamed over the original.
+func writeFileAtomic(path string, data []byte) error {
+	info, err := os.Stat(path)
+	if err != nil {
+		return pathError(path, err)
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".urlls-*")
+	if err != nil {
+		return pathError(path, err)
+	}
+	name := tmp.Name()
+	_, werr := tmp.Write(data)
+	cerr := tmp.Close()
+	if werr == nil {
+		werr = cerr
+	}
+	if werr == nil {
+		werr = os.Chmod(name, info.Mode().Perm())
+	}
+	if werr == nil {
+		werr = os.Rename(name, path)
+	}
+	if werr != nil {
+		os.Remove(name)
+		return fmt.Errorf("%s: could not write the fixed file: %v", path, werr)
+	}
+	return nil
+}
