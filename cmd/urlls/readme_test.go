@@ -1,0 +1,90 @@
+package main
+
+import (
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/urlls/urlls/analysis/checks"
+)
+
+// TestReadmeCatalog keeps README.md's "Diagnostics" section, the target of
+// every diagnostic's codeDescription link, true: one section per catalog
+// code, with the catalog's own text, and examples that behave as they say.
+func TestReadmeCatalog(t *testing.T) {
+	data, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme := string(data)
+	i := strings.Index(readme, "\n## Diagnostics\n")
+	if i < 0 {
+		t.Fatal("README.md has no Diagnostics section")
+	}
+	diag := readme[i:]
+	if j := strings.Index(diag[1:], "\n## "); j >= 0 {
+		diag = diag[:j+1]
+	}
+	sections := map[string]string{}
+	parts := strings.Split(diag, "\n### ")
+	for _, part := range parts[1:] {
+		name, body, _ := strings.Cut(part, "\n")
+		sections[name] = body
+	}
+	example := regexp.MustCompile("(?m)^- (Bad|Good): `([^`]+)`$")
+	for _, c := range checks.Catalog {
+		t.Run(c.Name, func(t *testing.T) {
+			body, ok := sections[c.Name]
+			if !ok {
+				t.Fatalf("no section ### %s", c.Name)
+			}
+			if !strings.Contains(body, c.Doc) {
+				t.Errorf("the section does not hold the catalog's text for %s", c.Name)
+			}
+			if !strings.Contains(body, "Default severity: "+c.Severity.String()) {
+				t.Errorf("the section does not give the default severity %s", c.Severity)
+			}
+			found := map[string]bool{}
+			for _, m := range example.FindAllStringSubmatch(body, -1) {
+				kind, url := m[1], m[2]
+				found[kind] = true
+				has := false
+				for _, d := range checks.CheckDocument([]byte(url+"\n"), "plaintext") {
+					has = has || d.Code == c.Name
+				}
+				if want := kind == "Bad"; has != want {
+					t.Errorf("%s example %q: reports %s = %v", kind, url, c.Name, has)
+				}
+			}
+			if !found["Bad"] || !found["Good"] {
+				t.Errorf("section lacks a Bad or a Good example")
+			}
+		})
+	}
+	if len(sections) != len(checks.Catalog) {
+		t.Errorf("%d sections for %d codes", len(sections), len(checks.Catalog))
+	}
+}
+
+// TestReadmeQuickStart: the output README.md shows for the quick start's
+// first command is what urlls prints.
+func TestReadmeQuickStart(t *testing.T) {
+	data, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const cmdLine = "$ urlls check testdata/demo\n"
+	i := strings.Index(string(data), cmdLine)
+	if i < 0 {
+		t.Fatal("README.md does not show the output of urlls check testdata/demo")
+	}
+	shown, _, _ := strings.Cut(string(data[i+len(cmdLine):]), "```")
+	out, _, code := urlls(t, "check", "../../testdata/demo")
+	if code != 1 {
+		t.Errorf("exit %d, README says 1", code)
+	}
+	if got := strings.ReplaceAll(out, "../../", ""); got != shown {
+		t.Errorf("README shows\n%s\nurlls prints\n%s", shown, got)
+	}
+}
