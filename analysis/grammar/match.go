@@ -27,10 +27,10 @@ type Node struct {
 func (n Node) Rule() *Rule { return n.ID.Rule() }
 
 // Text returns the bytes node i matched.
-func (t *Tree) Text(i int) string { return t.Input[t.Nodes[i].Start:t.Nodes[i].End] }
+func (t Tree) Text(i int) string { return t.Input[t.Nodes[i].Start:t.Nodes[i].End] }
 
 // Children returns the indexes of node i's children.
-func (t *Tree) Children(i int) []int {
+func (t Tree) Children(i int) []int {
 	var out []int
 	end := i + int(t.Nodes[i].Size)
 	for c := i + 1; c < end; c += int(t.Nodes[c].Size) {
@@ -42,7 +42,7 @@ func (t *Tree) Children(i int) []int {
 // Path returns the indexes of the nodes from the root down to the innermost
 // node whose span contains the byte offset off (Start <= off < End). It is
 // empty when off is outside the root.
-func (t *Tree) Path(off int) []int {
+func (t Tree) Path(off int) []int {
 	var path []int
 	for i := 0; i < len(t.Nodes); {
 		n := t.Nodes[i]
@@ -63,7 +63,7 @@ func (t *Tree) Path(off int) []int {
 }
 
 // String renders the tree one node per line, indented, for tests and debugging.
-func (t *Tree) String() string {
+func (t Tree) String() string {
 	var b strings.Builder
 	depth := make([]int, 0, 8) // end index of each open ancestor
 	for i, n := range t.Nodes {

@@ -190,7 +190,7 @@ func TestFastAgreesWithMatcherOnCorpus(t *testing.T) {
 			}
 			if _, err := ref(in); err == nil {
 				valid++
-				if parseFast(in, relative) != nil {
+				if _, ok := parseFast(in, relative); ok {
 					fastValid++
 				}
 			}
@@ -206,7 +206,7 @@ func TestFastPathCoversValidURLs(t *testing.T) {
 		if _, err := ReferenceRelative(in); err != nil {
 			continue
 		}
-		if parseFast(in, true) == nil {
+		if _, ok := parseFast(in, true); !ok {
 			t.Errorf("valid URL %q misses the fast path", in)
 		}
 	}
@@ -220,7 +220,7 @@ func checkAgreement(in string, relative bool) string {
 		parse, ref = ParseReference, ReferenceRelative
 	}
 	want, wantErr := ref(in)
-	if fastTree := parseFast(in, relative); fastTree != nil {
+	if fastTree, ok := parseFast(in, relative); ok {
 		if wantErr != nil {
 			return fmt.Sprintf("fast path accepts, matcher says %v\nfast tree:\n%s", wantErr, fastTree)
 		}

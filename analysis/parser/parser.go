@@ -79,9 +79,10 @@ func splitFragment(input string) int {
 }
 
 // Parse parses an absolute URL with the production of its scheme. The error,
-// when there is one, is a *grammar.SyntaxError.
-func Parse(input string) (*grammar.Tree, error) {
-	if t := parseFast(input, false); t != nil {
+// when there is one, is a *grammar.SyntaxError. The tree is a value: the
+// header of its node slice, which is its only allocation.
+func Parse(input string) (grammar.Tree, error) {
+	if t, ok := parseFast(input, false); ok {
 		return t, nil
 	}
 	return Reference(input)
@@ -89,8 +90,8 @@ func Parse(input string) (*grammar.Tree, error) {
 
 // ParseReference parses a URL reference as found in a link: an absolute URL
 // when it starts with a scheme, else an RFC 1808 relativeURL.
-func ParseReference(input string) (*grammar.Tree, error) {
-	if t := parseFast(input, true); t != nil {
+func ParseReference(input string) (grammar.Tree, error) {
+	if t, ok := parseFast(input, true); ok {
 		return t, nil
 	}
 	return ReferenceRelative(input)
@@ -98,19 +99,19 @@ func ParseReference(input string) (*grammar.Tree, error) {
 
 // Reference parses input as Parse does, with the general matcher: the
 // definition the fast parser is tested against.
-func Reference(input string) (*grammar.Tree, error) {
+func Reference(input string) (grammar.Tree, error) {
 	return reference(input, StartRule(Scheme(input)))
 }
 
 // ReferenceRelative parses input as ParseReference does, with the general matcher.
-func ReferenceRelative(input string) (*grammar.Tree, error) {
+func ReferenceRelative(input string) (grammar.Tree, error) {
 	if Scheme(input) != "" {
 		return Reference(input)
 	}
 	return reference(input, ruleRelativeURL)
 }
 
-func reference(input string, start *grammar.Rule) (*grammar.Tree, error) {
+func reference(input string, start *grammar.Rule) (grammar.Tree, error) {
 	body := input
 	hash := splitFragment(input)
 	if hash >= 0 {
@@ -119,7 +120,7 @@ func reference(input string, start *grammar.Rule) (*grammar.Tree, error) {
 	t, err := start.Match(body)
 	if err != nil {
 		err.Input = input
-		return nil, err
+		return grammar.Tree{}, err
 	}
 	nodes := make([]grammar.Node, 0, len(t.Nodes)+2)
 	nodes = append(nodes, grammar.Node{ID: ruleURL.ID, Start: 0, End: int32(len(input))})
@@ -129,7 +130,7 @@ func reference(input string, start *grammar.Rule) (*grammar.Tree, error) {
 		if err != nil {
 			err.Input = input
 			err.Offset += hash + 1
-			return nil, err
+			return grammar.Tree{}, err
 		}
 		for _, n := range ft.Nodes {
 			n.Start += int32(hash + 1)
@@ -138,5 +139,5 @@ func reference(input string, start *grammar.Rule) (*grammar.Tree, error) {
 		}
 	}
 	nodes[0].Size = int32(len(nodes))
-	return &grammar.Tree{Input: input, Nodes: nodes}, nil
+	return grammar.Tree{Input: input, Nodes: nodes}, nil
 }

@@ -43,7 +43,7 @@ func runExplain(e *env, cmd *command, args []string) int {
 	}
 	input := pos[0]
 
-	var parse func(string) (*grammar.Tree, error)
+	var parse func(string) (grammar.Tree, error)
 	if *grammarName == "" && *ruleName == "" {
 		// The scheme-aware parser, or RFC 1808 relativeURL for a reference
 		// without a scheme.
@@ -56,12 +56,12 @@ func runExplain(e *env, cmd *command, args []string) int {
 		if !ok {
 			return code
 		}
-		parse = func(s string) (*grammar.Tree, error) {
+		parse = func(s string) (grammar.Tree, error) {
 			t, err := rule.Match(s)
 			if err != nil {
-				return nil, err
+				return grammar.Tree{}, err
 			}
-			return t, nil
+			return *t, nil
 		}
 	}
 
@@ -84,9 +84,9 @@ func runExplain(e *env, cmd *command, args []string) int {
 		return exitFail
 	}
 	if *asJSON {
-		writeTreeJSON(w, tree)
+		writeTreeJSON(w, &tree)
 	} else {
-		writeTree(w, tree)
+		writeTree(w, &tree)
 	}
 	return exitOK
 }

@@ -348,7 +348,7 @@ func TestExplainJSON(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if diff := cmp.Diff(treeNode(tree, 0), got); diff != "" {
+			if diff := cmp.Diff(treeNode(&tree, 0), got); diff != "" {
 				t.Errorf("explain --json differs from the parser's tree (-parser +json):\n%s", diff)
 			}
 		})
