@@ -241,6 +241,23 @@ func TestCheckSARIF(t *testing.T) {
 	if levels["bad-escape"] != "error" || levels["rfc1738-unsafe"] != "warning" {
 		t.Errorf("levels %v", levels)
 	}
+	if !strings.Contains(out, `"uri": "stdin"`) {
+		t.Errorf("standard input is not the artifact \"stdin\":\n%s", out)
+	}
+}
+
+func TestArtifactURI(t *testing.T) {
+	for path, want := range map[string]string{
+		"docs/a b.md":   "docs/a%20b.md",
+		"x/100%.md":     "x/100%25.md",
+		"<stdin>":       "stdin",
+		"../up/ü.html":  "../up/%C3%BC.html",
+		"/abs/path.txt": "/abs/path.txt",
+	} {
+		if got := artifactURI(path); got != want {
+			t.Errorf("artifactURI(%q) = %q, want %q", path, got, want)
+		}
+	}
 }
 
 func TestCheckGitHub(t *testing.T) {

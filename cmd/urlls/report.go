@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net/url"
 	"path/filepath"
 	"strings"
 	"unicode/utf8"
@@ -155,9 +156,14 @@ func writeSARIF(w io.Writer, results []fileResult) error {
 	if err != nil {
 		return err
 	}
-	name, _ := version()
+	v, _ := version()
+	if strings.HasPrefix(v, "v") {
+		v = v[1:]
+	} else {
+		v = "0.0.0-devel" // SARIF wants a version that starts with a number (SARIF2005)
+	}
 	run := sarif.NewRunWithInformationURI("urlls", "https://github.com/urlls/urlls")
-	run.Tool.Driver.WithVersion(name)
+	run.Tool.Driver.WithVersion(v)
 	run.ColumnKind = "unicodeCodePoints"
 	index := map[string]int{}
 	for i, c := range checks.Catalog {
@@ -172,7 +178,7 @@ func writeSARIF(w io.Writer, results []fileResult) error {
 	}
 	for _, r := range results {
 		li := newLineIndex(r.doc)
-		uri := filepath.ToSlash(r.path)
+		uri := artifactURI(r.path)
 		run.AddDistinctArtifact(uri)
 		for _, f := range r.findings {
 			line, _, col := li.position(f.Start)
@@ -209,9 +215,24 @@ func writeSARIF(w io.Writer, results []fileResult) error {
 	return report.PrettyWrite(w)
 }
 
-// ruleName makes a SARIF rule name (PascalCase) of a code: bad-escape -> BadEscape.
+// artifactURI turns a file path into the URI reference SARIF wants (§3.4.3):
+// slashes, each segment percent-encoded; standard input is "stdin".
+func artifactURI(path string) string {
+	if path == stdinName {
+		return "stdin"
+	}
+	segs := strings.Split(filepath.ToSlash(path), "/")
+	for i, s := range segs {
+		segs[i] = url.PathEscape(s)
+	}
+	return strings.Join(segs, "/")
+}
+
+// ruleName makes a SARIF rule name of a code: bad-escape -> URLBadEscape. The
+// name must differ from the id (SARIF1001), even for one-word codes.
 func ruleName(code string) string {
 	var b strings.Builder
+	b.WriteString("URL")
 	for _, part := range strings.FieldsFunc(code, func(r rune) bool { return r == '-' }) {
 		b.WriteString(strings.ToUpper(part[:1]) + part[1:])
 	}
