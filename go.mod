@@ -5,5 +5,17 @@ go 1.26
 require (
 	github.com/google/go-cmp v0.7.0
 	github.com/owenrumney/go-sarif/v2 v2.3.3
+	go.lsp.dev/jsonrpc2 v0.10.0
+	go.lsp.dev/protocol v0.12.0
+	go.lsp.dev/uri v0.3.0
+	go.uber.org/zap v1.28.0
 	golang.org/x/tools v0.39.0
+)
+
+require (
+	github.com/segmentio/asm v1.1.3 // indirect
+	github.com/segmentio/encoding v0.3.4 // indirect
+	go.lsp.dev/pkg v0.0.0-20210717090340-384b27a52fb2 // indirect
+	go.uber.org/multierr v1.10.0 // indirect
+	golang.org/x/sys v0.38.0 // indirect
 )

@@ -3,6 +3,7 @@
 // analysis (the other is the language server): it parses, resolves and prints,
 // and leaves every decision about URLs to analysis/.
 //
+//	urlls [serve] [--stdio] [--log-file FILE] [--log-level LEVEL]
 //	urlls check [--format text|json|sarif|github] [--strict] [--lang LANG] [--config FILE] [--fix] PATH... | -
 //	urlls explain [--grammar NAME] [--rule NAME] [--json] URL
 //	urlls resolve BASE REF
@@ -56,8 +57,8 @@ type command struct {
 	run func(e *env, cmd *command, args []string) int
 }
 
-// commands in the order the usage lists them. The language server (a later
-// issue) joins them as "serve", and run's no-argument case starts it.
+// commands in the order the usage lists them; run's no-argument case starts
+// "serve", the language server.
 var commands []*command
 
 func init() {
@@ -114,6 +115,18 @@ by the section of the RFC each comes from (";@source" lines); rules named by
 			run: runGrammar,
 		},
 		{
+			name:    "serve",
+			args:    "[--stdio] [--log-file FILE] [--log-level LEVEL]",
+			summary: "run the language server on standard input and output (also: urlls with no command)",
+			doc: `Serve speaks the Language Server Protocol (3.15) on standard input and
+output: diagnostics for the URLs of open documents, hovers naming the grammar
+production under the cursor, quick fixes and a fix-all, document links and
+semantic tokens. The log goes to standard error, or to --log-file. The process
+exits 0 after "shutdown" and "exit", 1 on "exit" without "shutdown" or when
+the client closes the connection first.`,
+			run: runServe,
+		},
+		{
 			name:    "version",
 			args:    "",
 			summary: "print the version of urlls and of the Go that built it",
@@ -142,12 +155,10 @@ func lookup(name string) *command {
 // run is the whole program: it returns the exit code.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	e := &env{stdin: stdin, stdout: stdout, stderr: stderr}
-	if len(args) == 0 {
-		// A later issue makes a bare "urlls" (and "urlls serve") run the
-		// language server on stdio; until then it is a usage error.
-		fmt.Fprintln(stderr, "urlls: no command given")
-		printUsage(stderr)
-		return exitUsage
+	if len(args) == 0 || args[0] == "--stdio" {
+		// A bare "urlls" is the language server, as editors start it
+		// (vscode-languageclient appends --stdio).
+		return runServe(e, lookup("serve"), args)
 	}
 	switch name := args[0]; name {
 	case "-h", "-help", "--help":
@@ -181,7 +192,9 @@ Commands:
 	}
 	fmt.Fprint(w, `
 Run "urlls help COMMAND" for a command's flags.
-Exit codes: 0 success, 1 the URL does not parse or resolve, 2 usage error.
+Without a command, urlls runs the language server (urlls serve).
+Exit codes: 0 success, 1 findings that are errors (check) or a URL that does
+not parse or resolve (explain, resolve), 2 usage, I/O or configuration error.
 `)
 }
 

@@ -536,7 +536,6 @@ func TestUsageErrors(t *testing.T) {
 		args []string
 		msg  string // the one-line message
 	}{
-		{"no arguments", nil, "urlls: no command given"},
 		{"unknown command", []string{"frobnicate"}, "urlls: unknown command frobnicate"},
 		{"unknown flag", []string{"--frob"}, "urlls: unknown flag --frob: flags follow the command"},
 		{"command with a newline", []string{"a\nb"}, `urlls: unknown command "a\nb"`},

@@ -1,0 +1,411 @@
+package lsp
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/urlls/urlls/analysis/checks"
+	"github.com/urlls/urlls/analysis/config"
+	"github.com/urlls/urlls/analysis/grammar"
+	"github.com/urlls/urlls/analysis/parser"
+	"github.com/urlls/urlls/analysis/resolve"
+	"github.com/urlls/urlls/analysis/scan"
+)
+
+// readmeURL is where each code is documented; the code is the anchor.
+const readmeURL = "https://github.com/urlls/urlls/blob/main/README.md"
+
+// Code action kinds: LSP 3.15's "source.fixAll" (protocol v0.12.0 lacks the
+// constant) and ours below it, "fix every URL problem of the file".
+const (
+	sourceFixAll = protocol.CodeActionKind("source.fixAll")
+	fixAllKind   = protocol.CodeActionKind("source.fixAll.urlls")
+)
+
+// fixData is a fix as a diagnostic's data carries it (LSP 3.16 "data").
+type fixData struct {
+	Message string              `json:"message"`
+	Edits   []protocol.TextEdit `json:"edits"`
+}
+
+func severity(s checks.Severity) protocol.DiagnosticSeverity {
+	switch s {
+	case checks.Error:
+		return protocol.DiagnosticSeverityError
+	case checks.Warning:
+		return protocol.DiagnosticSeverityWarning
+	case checks.Information:
+		return protocol.DiagnosticSeverityInformation
+	}
+	return protocol.DiagnosticSeverityHint
+}
+
+func lspEdits(m *Mapper, edits []checks.TextEdit) []protocol.TextEdit {
+	out := make([]protocol.TextEdit, 0, len(edits))
+	for _, e := range edits {
+		out = append(out, protocol.TextEdit{Range: m.Range(e.Start, e.End), NewText: e.NewText})
+	}
+	return out
+}
+
+// diagnostic converts one finding.
+func diagnostic(a *analysis, f config.Finding, st settings) protocol.Diagnostic {
+	d := protocol.Diagnostic{
+		Range:    a.mapper.Range(f.Start, f.End),
+		Severity: severity(f.Severity),
+		Code:     f.Code,
+		Source:   "urlls",
+		Message:  f.Message,
+	}
+	if st.codeDescription {
+		d.CodeDescription = &protocol.CodeDescription{Href: protocol.URI(readmeURL + "#" + f.Code)}
+	}
+	if c, ok := checks.Lookup(f.Code); ok && c.Unnecessary {
+		d.Tags = []protocol.DiagnosticTag{protocol.DiagnosticTagUnnecessary}
+	}
+	if len(f.SuggestedFixes) > 0 {
+		var fixes []fixData
+		for _, fix := range f.SuggestedFixes {
+			fixes = append(fixes, fixData{Message: fix.Message, Edits: lspEdits(a.mapper, fix.Edits)})
+		}
+		d.Data = fixes
+	}
+	return d
+}
+
+func (s *Server) diagnostics(a *analysis, st settings) []protocol.Diagnostic {
+	out := make([]protocol.Diagnostic, 0, len(a.findings))
+	for _, f := range a.findings {
+		out = append(out, diagnostic(a, f, st))
+	}
+	return out
+}
+
+// candidateAt returns the URL whose bytes hold document offset off.
+func candidateAt(a *analysis, off int) (scan.Candidate, bool) {
+	i := sort.Search(len(a.candidates), func(i int) bool { return a.candidates[i].End > off })
+	if i < len(a.candidates) && a.candidates[i].Start <= off {
+		return a.candidates[i], true
+	}
+	return scan.Candidate{}, false
+}
+
+// textOffset maps a document offset inside c to an offset of c.Text.
+func textOffset(c scan.Candidate, off int) int {
+	if c.Offsets == nil {
+		return off - c.Start
+	}
+	i := sort.Search(len(c.Offsets), func(i int) bool { return c.Offsets[i] > off }) - 1
+	return max(0, min(i, len(c.Text)))
+}
+
+// parseCandidate parses a URL as its context asks: relative references only
+// where a link may be one.
+func parseCandidate(c scan.Candidate) (grammar.Tree, error) {
+	if c.Relative {
+		return parser.ParseReference(c.Text)
+	}
+	return parser.Parse(c.Text)
+}
+
+// Hover names the innermost production under the cursor, the chain from the
+// scheme's start rule, the rule's definition with its source, the matched
+// text and, for an escape, what it decodes to. Outside URLs it is null.
+func (s *Server) Hover(ctx context.Context, p *protocol.HoverParams) (*protocol.Hover, error) {
+	a, err := s.current(p.TextDocument.URI)
+	if err != nil {
+		return nil, nil
+	}
+	s.mu.Lock()
+	markdown := s.settings.markdownHover
+	s.mu.Unlock()
+	off := a.mapper.PositionOffset(p.Position)
+	c, ok := candidateAt(a, off)
+	if !ok {
+		return nil, nil
+	}
+	tree, perr := parseCandidate(c)
+	if perr != nil {
+		return s.errorHover(a, c, perr, markdown), nil
+	}
+	path := tree.Path(textOffset(c, off))
+	if len(path) > 1 {
+		path = path[1:] // the chain starts at the scheme's start rule, below RFC 1808's URL
+	}
+	if len(path) == 0 {
+		return nil, nil
+	}
+	inner := tree.Nodes[path[len(path)-1]]
+	rule := inner.Rule()
+	var chain []string
+	for _, i := range path {
+		chain = append(chain, tree.Nodes[i].Rule().Name)
+	}
+	matched := tree.Text(path[len(path)-1])
+	var decoded string
+	if rule.Name == "escape" && len(matched) == 3 {
+		if v, err := strconv.ParseUint(matched[1:], 16, 8); err == nil {
+			decoded = describeByte(byte(v))
+		}
+	}
+	var b strings.Builder
+	if markdown {
+		fmt.Fprintf(&b, "**%s** · `%s`\n\n```abnf\n%s\n```\n%s · matched `%s`", rule.Name, strings.Join(chain, " › "),
+			rule.Definition, rule.Source, strings.ReplaceAll(matched, "`", "\\`"))
+		if decoded != "" {
+			fmt.Fprintf(&b, " · decodes to %s", decoded)
+		}
+	} else {
+		fmt.Fprintf(&b, "%s (%s)\n%s\n%s; matched %q", rule.Name, strings.Join(chain, " › "), rule.Definition, rule.Source, matched)
+		if decoded != "" {
+			fmt.Fprintf(&b, "; decodes to %s", decoded)
+		}
+	}
+	kind := protocol.PlainText
+	if markdown {
+		kind = protocol.Markdown
+	}
+	r := a.mapper.Range(c.DocOffset(int(inner.Start)), c.DocOffset(int(inner.End)))
+	return &protocol.Hover{Contents: protocol.MarkupContent{Kind: kind, Value: b.String()}, Range: &r}, nil
+}
+
+// errorHover explains a URL that does not parse.
+func (s *Server) errorHover(a *analysis, c scan.Candidate, err error, markdown bool) *protocol.Hover {
+	msg := err.Error()
+	if serr, ok := err.(*grammar.SyntaxError); ok {
+		msg = fmt.Sprintf("does not match %s: %s", serr.Chain[0].Name, serr.Error())
+	}
+	kind := protocol.PlainText
+	value := "URL " + msg
+	if markdown {
+		kind = protocol.Markdown
+		value = "URL " + strings.ReplaceAll(msg, "`", "\\`")
+	}
+	r := a.mapper.Range(c.Start, c.End)
+	return &protocol.Hover{Contents: protocol.MarkupContent{Kind: kind, Value: value}, Range: &r}
+}
+
+// describeByte names a decoded escape: the character and its code.
+func describeByte(b byte) string {
+	switch {
+	case b >= 0x80:
+		return fmt.Sprintf("byte 0x%02X (part of a UTF-8 sequence)", b)
+	case unicode.IsPrint(rune(b)) && b != ' ':
+		return fmt.Sprintf("%q (U+%04X)", rune(b), b)
+	}
+	names := map[byte]string{' ': "space", '\t': "tab", '\n': "line feed", '\r': "carriage return", 0: "NUL"}
+	if n, ok := names[b]; ok {
+		return fmt.Sprintf("%s (U+%04X)", n, b)
+	}
+	return fmt.Sprintf("control character U+%04X", b)
+}
+
+// CodeAction offers each fix of the findings in the range as a quickfix and
+// all preferred fixes of the document as source.fixAll.urlls.
+func (s *Server) CodeAction(ctx context.Context, p *protocol.CodeActionParams) ([]protocol.CodeAction, error) {
+	a, err := s.current(p.TextDocument.URI)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	st := s.settings
+	s.mu.Unlock()
+	wantQuick, wantFixAll := len(p.Context.Only) == 0, len(p.Context.Only) == 0
+	for _, k := range p.Context.Only {
+		switch {
+		case k == protocol.QuickFix:
+			wantQuick = true
+		case k == protocol.Source || k == sourceFixAll || k == fixAllKind:
+			wantFixAll = true
+		}
+	}
+	start, end := a.mapper.PositionOffset(p.Range.Start), a.mapper.PositionOffset(p.Range.End)
+	actions := []protocol.CodeAction{}
+	if wantQuick {
+		for _, f := range a.findings {
+			if len(f.SuggestedFixes) == 0 || f.End < start || f.Start > end {
+				continue
+			}
+			d := diagnostic(a, f, st)
+			for _, fix := range f.SuggestedFixes {
+				actions = append(actions, protocol.CodeAction{
+					Title:       fix.Message,
+					Kind:        protocol.QuickFix,
+					Diagnostics: []protocol.Diagnostic{d},
+					IsPreferred: len(f.SuggestedFixes) == 1,
+					Edit: &protocol.WorkspaceEdit{Changes: map[protocol.DocumentURI][]protocol.TextEdit{
+						p.TextDocument.URI: lspEdits(a.mapper, fix.Edits),
+					}},
+				})
+			}
+		}
+	}
+	if wantFixAll {
+		var edits []checks.TextEdit
+		n := 0
+		for _, f := range a.findings {
+			if len(f.SuggestedFixes) == 0 || overlaps(edits, f.SuggestedFixes[0].Edits) {
+				continue
+			}
+			edits = append(edits, f.SuggestedFixes[0].Edits...)
+			n++
+		}
+		if n > 0 {
+			sort.Slice(edits, func(i, j int) bool { return edits[i].Start < edits[j].Start })
+			actions = append(actions, protocol.CodeAction{
+				Title: fmt.Sprintf("Fix all URL problems (%d)", n),
+				Kind:  fixAllKind,
+				Edit: &protocol.WorkspaceEdit{Changes: map[protocol.DocumentURI][]protocol.TextEdit{
+					p.TextDocument.URI: lspEdits(a.mapper, edits),
+				}},
+			})
+		}
+	}
+	return actions, nil
+}
+
+func overlaps(taken, edits []checks.TextEdit) bool {
+	for _, a := range edits {
+		for _, b := range taken {
+			if a.Start < b.End && b.Start < a.End || a.Start == b.Start {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// DocumentLink returns a link for every URL; relative references are
+// resolved by RFC 1808 §4 against the document's URI, or an HTML
+// document's <base href>. Nothing is fetched.
+func (s *Server) DocumentLink(ctx context.Context, p *protocol.DocumentLinkParams) ([]protocol.DocumentLink, error) {
+	a, err := s.current(p.TextDocument.URI)
+	if err != nil {
+		return nil, err
+	}
+	base := string(p.TextDocument.URI)
+	for _, c := range a.candidates {
+		if c.Context == scan.Base && parser.Scheme(c.Text) != "" {
+			base = c.Text // the first <base href> (HTML §4.2.3)
+			break
+		}
+	}
+	links := []protocol.DocumentLink{}
+	for _, c := range a.candidates {
+		target, tooltip := c.Text, ""
+		if scheme := parser.Scheme(c.Text); scheme != "" {
+			tooltip = fmt.Sprintf("%s URL (%s)", strings.ToLower(scheme), parser.StartRule(scheme).Name)
+		} else {
+			if !c.Relative {
+				continue
+			}
+			resolved, err := resolve.Resolve(base, c.Text)
+			if err != nil || parser.Scheme(resolved) == "" {
+				continue
+			}
+			target = resolved
+			tooltip = fmt.Sprintf("relative reference, resolved by RFC 1808 against %s", base)
+		}
+		links = append(links, protocol.DocumentLink{Range: a.mapper.Range(c.Start, c.End), Target: protocol.DocumentURI(target), Tooltip: tooltip})
+	}
+	return links, nil
+}
+
+// tokenTypes is the semantic tokens legend: the parts of a URL.
+var tokenTypes = []protocol.SemanticTokenTypes{"scheme", "host", "port", "path", "query", "fragment", "escape"}
+
+const (
+	tokNone = iota - 1
+	tokScheme
+	tokHost
+	tokPort
+	tokPath
+	tokQuery
+	tokFragment
+	tokEscape
+)
+
+// tokenOfRule maps a production to the URL part it is.
+var tokenOfRule = map[string]int{
+	"host": tokHost, "hostname": tokHost, "hostnumber": tokHost, "net_loc": tokHost,
+	"port":  tokPort,
+	"hpath": tokPath, "fpath": tokPath, "ppath": tokPath, "urlpath": tokPath, "path": tokPath, "params": tokPath,
+	"selector": tokPath, "gtype": tokPath, "database": tokPath, "wtype": tokPath, "wpath": tokPath,
+	"group": tokPath, "article": tokPath, "encoded822addr": tokPath, "schemepart": tokPath,
+	"search": tokQuery, "query": tokQuery, "fieldspec": tokQuery,
+	"fragment": tokFragment,
+	"escape":   tokEscape,
+}
+
+// SemanticTokensFull colours the parts of every URL.
+func (s *Server) SemanticTokensFull(ctx context.Context, p *protocol.SemanticTokensParams) (*protocol.SemanticTokens, error) {
+	a, err := s.current(p.TextDocument.URI)
+	if err != nil {
+		return nil, err
+	}
+	var data []uint32
+	var prevLine, prevChar uint32
+	emit := func(start, end, typ int) {
+		// A token never spans lines (a <URL:…> broken over lines).
+		for start < end {
+			ps := a.mapper.OffsetPosition(start)
+			lineEnd := a.mapper.lineEnd(int(ps.Line))
+			stop := min(end, lineEnd)
+			pe := a.mapper.OffsetPosition(stop)
+			if pe.Character > ps.Character {
+				dl := ps.Line - prevLine
+				dc := ps.Character
+				if dl == 0 {
+					dc -= prevChar
+				}
+				data = append(data, dl, dc, pe.Character-ps.Character, uint32(typ), 0)
+				prevLine, prevChar = ps.Line, ps.Character
+			}
+			if stop <= start {
+				break
+			}
+			start = stop
+			for start < end && (a.text[start] == '\r' || a.text[start] == '\n' || a.text[start] == ' ' || a.text[start] == '\t') {
+				start++
+			}
+		}
+	}
+	for _, c := range a.candidates {
+		kinds := make([]int, len(c.Text))
+		for i := range kinds {
+			kinds[i] = tokNone
+		}
+		if sc := parser.Scheme(c.Text); sc != "" {
+			for i := 0; i < len(sc); i++ {
+				kinds[i] = tokScheme
+			}
+		}
+		if tree, err := parseCandidate(c); err == nil {
+			for _, n := range tree.Nodes { // preorder: children paint over parents
+				if t, ok := tokenOfRule[n.Rule().Name]; ok {
+					for i := n.Start; i < n.End; i++ {
+						kinds[i] = t
+					}
+				}
+			}
+		}
+		// Runs of one kind, contiguous in the document.
+		for i := 0; i < len(kinds); {
+			j := i + 1
+			for j < len(kinds) && kinds[j] == kinds[i] && c.DocOffset(j) == c.DocOffset(j-1)+1 {
+				j++
+			}
+			if kinds[i] != tokNone {
+				emit(c.DocOffset(i), c.DocOffset(j-1)+1, kinds[i])
+			}
+			i = j
+		}
+	}
+	return &protocol.SemanticTokens{Data: data}, nil
+}

@@ -1,0 +1,211 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+	"go.uber.org/zap"
+
+	"github.com/urlls/urlls/analysis/config"
+)
+
+// settings are what the client told the server: its capabilities and its
+// configuration. Guarded by Server.mu.
+type settings struct {
+	markdownHover      bool // hover contents may be Markdown
+	codeDescription    bool // publishDiagnostics.codeDescriptionSupport
+	tagUnnecessary     bool // publishDiagnostics.tagSupport holds Unnecessary
+	configurationPull  bool // workspace/configuration
+	versionSupport     bool // publishDiagnostics.versionSupport
+	folders            []string
+	initOptions        config.Config // from initializationOptions
+	workspace          config.Config // from workspace/configuration or didChangeConfiguration
+}
+
+func (st *settings) capabilities(p *protocol.InitializeParams) {
+	td := p.Capabilities.TextDocument
+	if td != nil {
+		if td.Hover != nil {
+			for _, k := range td.Hover.ContentFormat {
+				if k == protocol.Markdown {
+					st.markdownHover = true
+				}
+			}
+		}
+		if pd := td.PublishDiagnostics; pd != nil {
+			st.codeDescription = pd.CodeDescriptionSupport
+			st.versionSupport = pd.VersionSupport
+			if pd.TagSupport != nil {
+				for _, t := range pd.TagSupport.ValueSet {
+					if t == protocol.DiagnosticTagUnnecessary {
+						st.tagUnnecessary = true
+					}
+				}
+			}
+		}
+	}
+	if w := p.Capabilities.Workspace; w != nil {
+		st.configurationPull = w.Configuration
+	}
+}
+
+// workspaceFolders returns the directories of the workspace, for finding
+// .urlls.json when a document is not under a directory that has one.
+func workspaceFolders(p *protocol.InitializeParams) []string {
+	var dirs []string
+	for _, f := range p.WorkspaceFolders {
+		if d, ok := filePath(protocol.DocumentURI(f.URI)); ok {
+			dirs = append(dirs, d)
+		}
+	}
+	if len(dirs) == 0 && p.RootURI != "" {
+		if d, ok := filePath(protocol.DocumentURI(p.RootURI)); ok {
+			dirs = append(dirs, d)
+		}
+	}
+	return dirs
+}
+
+// filePath returns the file system path of a file: URI; other schemes
+// (untitled:, …) have none. uri.URI.Filename panics on them, so check first.
+func filePath(u protocol.DocumentURI) (string, bool) {
+	if !strings.HasPrefix(string(u), "file:") {
+		return "", false
+	}
+	var path string
+	ok := func() (ok bool) {
+		defer func() {
+			if recover() != nil {
+				ok = false
+			}
+		}()
+		path = uri.URI(u).Filename()
+		return path != ""
+	}()
+	return path, ok
+}
+
+// setClient replaces the client's configuration from initializationOptions
+// or workspace/configuration. Keys the client keeps for itself (trace,
+// server) are not the server's business and are dropped.
+func (st *settings) setClient(source string, v any) error {
+	if m, ok := v.(map[string]any); ok {
+		clean := map[string]any{}
+		for k, val := range m {
+			switch k {
+			case "trace", "server", "enable", "filetypes":
+			default:
+				clean[k] = val
+			}
+		}
+		v = clean
+	}
+	c, err := config.ParseValue(source, v)
+	if err != nil {
+		return err
+	}
+	if source == "initializationOptions" {
+		st.initOptions = c
+	} else {
+		st.workspace = c
+	}
+	return nil
+}
+
+// configFor returns the configuration of a document: the nearest
+// .urlls.json upward from its directory (as urlls check reads it),
+// overridden by initializationOptions, overridden by workspace/configuration.
+// A broken .urlls.json is reported through the error and otherwise ignored.
+func (st *settings) configFor(u protocol.DocumentURI) (config.Config, error) {
+	var file config.Config
+	var ferr error
+	if path, ok := filePath(u); ok {
+		file, ferr = findConfig(filepath.Dir(path))
+	} else if len(st.folders) > 0 {
+		file, ferr = findConfig(st.folders[0])
+	}
+	return file.Merge(st.initOptions).Merge(st.workspace), ferr
+}
+
+// findConfig reads the nearest .urlls.json at dir or above.
+func findConfig(dir string) (config.Config, error) {
+	for {
+		name := filepath.Join(dir, config.FileName)
+		data, err := os.ReadFile(name)
+		if err == nil {
+			return config.Parse(name, data)
+		}
+		if !errors.Is(err, fs.ErrNotExist) {
+			return config.Config{}, err
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return config.Config{}, nil
+		}
+		dir = parent
+	}
+}
+
+// DidChangeConfiguration takes new settings, from the notification or by
+// asking the client, and re-publishes the diagnostics of every open document.
+func (s *Server) DidChangeConfiguration(ctx context.Context, p *protocol.DidChangeConfigurationParams) error {
+	s.mu.Lock()
+	pull := s.settings.configurationPull
+	if !pull && p.Settings != nil {
+		v := p.Settings
+		if m, ok := v.(map[string]any); ok {
+			if inner, ok := m["urlls"]; ok {
+				v = inner
+			}
+		}
+		if err := s.settings.setClient("workspace/didChangeConfiguration", v); err != nil {
+			s.showMessageLater(protocol.MessageTypeError, "urlls: "+err.Error())
+		}
+	}
+	s.mu.Unlock()
+	if pull {
+		go s.pullConfiguration(context.Background())
+		return nil
+	}
+	s.republishAll()
+	return nil
+}
+
+// pullConfiguration asks the client for the "urlls" section and re-publishes.
+func (s *Server) pullConfiguration(ctx context.Context) {
+	s.mu.Lock()
+	pull := s.settings.configurationPull
+	s.mu.Unlock()
+	if !pull {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	res, err := s.client.Configuration(ctx, &protocol.ConfigurationParams{Items: []protocol.ConfigurationItem{{Section: "urlls"}}})
+	if err != nil {
+		s.log.Info("workspace/configuration", zap.Error(err))
+		return
+	}
+	if len(res) > 0 && res[0] != nil {
+		// Round-trip through JSON: the client's value arrives as whatever the
+		// decoder made of it.
+		var v any
+		if b, err := json.Marshal(res[0]); err == nil && json.Unmarshal(b, &v) == nil {
+			s.mu.Lock()
+			err = s.settings.setClient("workspace/configuration", v)
+			s.mu.Unlock()
+			if err != nil {
+				s.showMessageLater(protocol.MessageTypeError, "urlls: "+err.Error())
+			}
+		}
+	}
+	s.republishAll()
+}
