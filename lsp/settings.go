@@ -20,14 +20,14 @@ import (
 // settings are what the client told the server: its capabilities and its
 // configuration. Guarded by Server.mu.
 type settings struct {
-	markdownHover      bool // hover contents may be Markdown
-	codeDescription    bool // publishDiagnostics.codeDescriptionSupport
-	tagUnnecessary     bool // publishDiagnostics.tagSupport holds Unnecessary
-	configurationPull  bool // workspace/configuration
-	versionSupport     bool // publishDiagnostics.versionSupport
-	folders            []string
-	initOptions        config.Config // from initializationOptions
-	workspace          config.Config // from workspace/configuration or didChangeConfiguration
+	markdownHover     bool // hover contents may be Markdown
+	codeDescription   bool // publishDiagnostics.codeDescriptionSupport
+	tagUnnecessary    bool // publishDiagnostics.tagSupport holds Unnecessary
+	configurationPull bool // workspace/configuration
+	versionSupport    bool // publishDiagnostics.versionSupport
+	folders           []string
+	initOptions       config.Config // from initializationOptions
+	workspace         config.Config // from workspace/configuration or didChangeConfiguration
 }
 
 func (st *settings) capabilities(p *protocol.InitializeParams) {
