@@ -105,13 +105,56 @@ func textOffset(c scan.Candidate, off int) int {
 	return max(0, min(i, len(c.Text)))
 }
 
-// parseCandidate parses a URL as its context asks: relative references only
-// where a link may be one.
+// parseCandidate parses a URL as its context asks (relative references only
+// where a link may be one). A URL whose only faults are characters the
+// diagnostics report on their own (a bad escape, an unsafe or non-ASCII
+// character, an upper-case scheme) is parsed as if they were fixed, so that
+// hovers and tokens still see its structure; offsets are unchanged.
 func parseCandidate(c scan.Candidate) (grammar.Tree, error) {
+	parse := parser.Parse
 	if c.Relative {
-		return parser.ParseReference(c.Text)
+		parse = parser.ParseReference
 	}
-	return parser.Parse(c.Text)
+	tree, err := parse(c.Text)
+	if err == nil {
+		return tree, nil
+	}
+	repaired := repairCharacters(c.Text)
+	if repaired == c.Text {
+		return tree, err
+	}
+	rtree, rerr := parse(repaired)
+	if rerr != nil {
+		return tree, err
+	}
+	rtree.Input = c.Text
+	return rtree, nil
+}
+
+// repairCharacters replaces, byte for byte, what the character-level
+// diagnostics report: a "%" without two hex digits, unsafe characters (RFC
+// 1738 §2.2), "~" and non-ASCII bytes become "a"; the scheme is lower-cased.
+func repairCharacters(s string) string {
+	b := []byte(s)
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		switch {
+		case c == '%':
+			if i+2 >= len(b) || !isHex(b[i+1]) || !isHex(b[i+2]) {
+				b[i] = 'a'
+			}
+		case c <= ' ' || c >= 0x7f || strings.IndexByte("\"<>\\^{}|`~", c) >= 0:
+			b[i] = 'a'
+		}
+	}
+	if sc := parser.Scheme(s); sc != "" {
+		copy(b, strings.ToLower(sc))
+	}
+	return string(b)
+}
+
+func isHex(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
 }
 
 // Hover names the innermost production under the cursor, the chain from the
