@@ -34,9 +34,14 @@ type document struct {
 	publishedOnce bool
 }
 
-func (d *document) stopTimer() {
+// stopTimer (with s.mu held) cancels d's pending analysis. An analysis
+// stopped before it ran will never call s.wg.Done: do it for it, or stop
+// would wait for it forever.
+func (s *Server) stopTimer(d *document) {
 	if d.timer != nil {
-		d.timer.Stop()
+		if d.timer.Stop() {
+			s.wg.Done()
+		}
 		d.timer = nil
 	}
 }
@@ -118,7 +123,7 @@ func (s *Server) DidOpen(ctx context.Context, p *protocol.DidOpenTextDocumentPar
 	td := p.TextDocument
 	s.mu.Lock()
 	if old, ok := s.docs[td.URI]; ok {
-		old.stopTimer()
+		s.stopTimer(old)
 	}
 	d := &document{uri: td.URI, languageID: string(td.LanguageID), version: td.Version, text: []byte(td.Text), gen: 1}
 	s.docs[td.URI] = d
@@ -213,7 +218,7 @@ func (s *Server) DidClose(ctx context.Context, p *protocol.DidCloseTextDocumentP
 	s.mu.Lock()
 	d, ok := s.docs[p.TextDocument.URI]
 	if ok {
-		d.stopTimer()
+		s.stopTimer(d)
 		d.closed = true
 		d.gen++
 		delete(s.docs, p.TextDocument.URI)
@@ -241,7 +246,7 @@ func (s *Server) republishAll() {
 // schedule (with s.mu held) analyses d after delay, off the request path,
 // and publishes the result unless the document has changed meanwhile.
 func (s *Server) schedule(d *document, delay time.Duration) {
-	d.stopTimer()
+	s.stopTimer(d)
 	gen := d.gen
 	s.wg.Add(1)
 	d.timer = time.AfterFunc(delay, func() {

@@ -61,6 +61,9 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) int {
 	case <-ctx.Done():
 	}
 	s.stop()
+	// Nothing may reach the stopped server: end the connection (for stdio
+	// the process exits anyway).
+	conn.Close()
 	if s.shutdown.Load() {
 		return 0
 	}
@@ -105,7 +108,7 @@ func newServer(client protocol.Client, opts Options) *Server {
 func (s *Server) stop() {
 	s.mu.Lock()
 	for _, d := range s.docs {
-		d.stopTimer()
+		s.stopTimer(d)
 	}
 	s.mu.Unlock()
 	s.wg.Wait()
@@ -138,7 +141,7 @@ func (s *Server) handler() jsonrpc2.Handler {
 	dispatch := protocol.ServerHandler(s, nil)
 	front := func(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
 		method := req.Method()
-		call, isCall := req.(*jsonrpc2.Call)
+		_, isCall := req.(*jsonrpc2.Call)
 		if !handled[method] {
 			if isCall {
 				return reply(ctx, nil, jsonrpc2.NewError(jsonrpc2.MethodNotFound, "method not supported: "+method))
@@ -153,22 +156,9 @@ func (s *Server) handler() jsonrpc2.Handler {
 			}
 			return reply(ctx, nil, s.Exit(ctx))
 		}
-		if isCall {
-			var cancel context.CancelFunc
-			ctx, cancel = context.WithCancel(ctx)
-			key := idKey(call.ID())
-			s.inflightMu.Lock()
-			s.inflight[key] = cancel
-			s.inflightMu.Unlock()
-			defer func() {
-				s.inflightMu.Lock()
-				delete(s.inflight, key)
-				s.inflightMu.Unlock()
-				cancel()
-			}()
-			if ctx.Err() != nil {
-				return reply(ctx, nil, protocol.ErrRequestCancelled)
-			}
+		if isCall && ctx.Err() != nil {
+			// Cancelled while it waited for the requests before it.
+			return reply(ctx, nil, protocol.ErrRequestCancelled)
 		}
 		var err error
 		if method == protocol.MethodTextDocumentDidChange {
@@ -192,14 +182,37 @@ func (s *Server) handler() jsonrpc2.Handler {
 			s.cancelRequest(req.Params())
 			return nil
 		}
+		if call, ok := req.(*jsonrpc2.Call); ok {
+			// A request can be cancelled from the moment it arrives, also
+			// while it waits for the requests before it.
+			connCtx := ctx
+			var cancel context.CancelFunc
+			ctx, cancel = context.WithCancel(ctx)
+			key := idKey(call.ID())
+			s.inflightMu.Lock()
+			s.inflight[key] = cancel
+			s.inflightMu.Unlock()
+			inner := reply
+			reply = func(_ context.Context, result any, err error) error {
+				s.inflightMu.Lock()
+				delete(s.inflight, key)
+				s.inflightMu.Unlock()
+				cancel()
+				// Reply on the connection's context: the stream writes
+				// nothing on a cancelled one, and a cancelled request must
+				// still be answered.
+				return inner(connCtx, result, err)
+			}
+		}
 		return async(ctx, reply, req)
 	}
 }
 
 // idKey renders a request id as its JSON text: a number and a string with
-// the same digits stay different ids.
+// the same digits stay different ids. (jsonrpc2.ID's MarshalJSON has a
+// pointer receiver: marshalled by value, every id would be "{}".)
 func idKey(id jsonrpc2.ID) string {
-	b, err := json.Marshal(id)
+	b, err := json.Marshal(&id)
 	if err != nil {
 		return fmt.Sprint(id)
 	}

@@ -194,9 +194,10 @@ func (s *Server) pullConfiguration(ctx context.Context) {
 		s.log.Info("workspace/configuration", zap.Error(err))
 		return
 	}
-	if len(res) > 0 && res[0] != nil {
+	if len(res) > 0 {
 		// Round-trip through JSON: the client's value arrives as whatever the
-		// decoder made of it.
+		// decoder made of it. null (LSP: the client has no such setting)
+		// clears the settings it gave before.
 		var v any
 		if b, err := json.Marshal(res[0]); err == nil && json.Unmarshal(b, &v) == nil {
 			s.mu.Lock()
