@@ -203,6 +203,11 @@ func (s *Server) didChange(p didChangeParams) error {
 
 // DidSave re-checks: a .urlls.json may have changed with the file.
 func (s *Server) DidSave(ctx context.Context, p *protocol.DidSaveTextDocumentParams) error {
+	if path, ok := filePath(p.TextDocument.URI); ok && filepath.Base(path) == config.FileName {
+		// A saved .urlls.json can change every open document's findings.
+		s.republishAll()
+		return nil
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if d, ok := s.docs[p.TextDocument.URI]; ok {

@@ -222,7 +222,16 @@ func (s *Server) Hover(ctx context.Context, p *protocol.HoverParams) (*protocol.
 func (s *Server) errorHover(a *analysis, c scan.Candidate, err error, markdown bool) *protocol.Hover {
 	msg := err.Error()
 	if serr, ok := err.(*grammar.SyntaxError); ok {
-		msg = fmt.Sprintf("does not match %s: %s", serr.Chain[0].Name, serr.Error())
+		found := "the end of the URL"
+		if serr.Offset < len(serr.Input) {
+			found = fmt.Sprintf("%q", serr.Input[serr.Offset:serr.Offset+1])
+		}
+		var chain []string
+		for _, r := range serr.Chain {
+			chain = append(chain, r.Name)
+		}
+		msg = fmt.Sprintf("does not match %s: %s in %s, expected %s", serr.Chain[0].Name, found,
+			strings.Join(chain, " › "), grammar.JoinExpected(serr.Expected))
 	}
 	kind := protocol.PlainText
 	value := "URL " + msg

@@ -156,6 +156,10 @@ func (s *Server) handler() jsonrpc2.Handler {
 			}
 			return reply(ctx, nil, s.Exit(ctx))
 		}
+		if isCall && s.shutdown.Load() && method != protocol.MethodShutdown {
+			// LSP 3.15, "shutdown": after it, requests are InvalidRequest.
+			return reply(ctx, nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "the server is shutting down"))
+		}
 		if isCall && ctx.Err() != nil {
 			// Cancelled while it waited for the requests before it.
 			return reply(ctx, nil, protocol.ErrRequestCancelled)
