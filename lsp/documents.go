@@ -80,7 +80,7 @@ func (s *Server) analyze(u protocol.DocumentURI, languageID string, text []byte,
 	s.mu.Lock()
 	st := s.settings
 	s.mu.Unlock()
-	cfg, cerr := st.configFor(u)
+	cfg, cerr := st.configFor(u, &s.configFiles)
 	lang := language(cfg, u, languageID)
 	a := &analysis{gen: gen, version: version, text: text, mapper: NewMapper(text), lang: lang, configErr: cerr}
 	a.candidates = scan.Scan(text, lang)
@@ -208,6 +208,7 @@ func (s *Server) DidSave(ctx context.Context, p *protocol.DidSaveTextDocumentPar
 		s.republishAll()
 		return nil
 	}
+	s.configFiles.forget() // a save is when a changed .urlls.json is looked for again
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if d, ok := s.docs[p.TextDocument.URI]; ok {
@@ -239,6 +240,7 @@ func (s *Server) DidClose(ctx context.Context, p *protocol.DidCloseTextDocumentP
 
 // republishAll re-analyses every open document, after a configuration change.
 func (s *Server) republishAll() {
+	s.configFiles.forget()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, d := range s.docs {

@@ -80,6 +80,8 @@ type Server struct {
 	exited   chan struct{}
 	exitOnce sync.Once
 
+	configFiles configFiles // .urlls.json files read lately
+
 	mu       sync.Mutex
 	docs     map[protocol.DocumentURI]*document
 	settings settings // client capabilities and configuration

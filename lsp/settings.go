@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"go.lsp.dev/protocol"
@@ -124,15 +125,52 @@ func (st *settings) setClient(source string, v any) error {
 // .urlls.json upward from its directory (as urlls check reads it),
 // overridden by initializationOptions, overridden by workspace/configuration.
 // A broken .urlls.json is reported through the error and otherwise ignored.
-func (st *settings) configFor(u protocol.DocumentURI) (config.Config, error) {
+func (st *settings) configFor(u protocol.DocumentURI, files *configFiles) (config.Config, error) {
 	var file config.Config
 	var ferr error
 	if path, ok := filePath(u); ok {
-		file, ferr = findConfig(filepath.Dir(path))
+		file, ferr = files.find(filepath.Dir(path))
 	} else if len(st.folders) > 0 {
-		file, ferr = findConfig(st.folders[0])
+		file, ferr = files.find(st.folders[0])
 	}
 	return file.Merge(st.initOptions).Merge(st.workspace), ferr
+}
+
+// configFiles remembers the configuration files read for each directory for
+// a moment, so that typing does not read them at every keystroke; a
+// configuration change or a saved .urlls.json forgets them at once.
+type configFiles struct {
+	mu      sync.Mutex
+	entries map[string]configEntry
+}
+
+type configEntry struct {
+	cfg  config.Config
+	err  error
+	read time.Time
+}
+
+// configFresh is how long a read configuration file is trusted.
+const configFresh = 2 * time.Second
+
+func (c *configFiles) find(dir string) (config.Config, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if e, ok := c.entries[dir]; ok && time.Since(e.read) < configFresh {
+		return e.cfg, e.err
+	}
+	cfg, err := findConfig(dir)
+	if c.entries == nil {
+		c.entries = map[string]configEntry{}
+	}
+	c.entries[dir] = configEntry{cfg: cfg, err: err, read: time.Now()}
+	return cfg, err
+}
+
+func (c *configFiles) forget() {
+	c.mu.Lock()
+	c.entries = nil
+	c.mu.Unlock()
 }
 
 // findConfig reads the nearest .urlls.json at dir or above.
