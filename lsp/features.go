@@ -299,17 +299,11 @@ func (s *Server) CodeAction(ctx context.Context, p *protocol.CodeActionParams) (
 		}
 	}
 	if wantFixAll {
-		var edits []checks.TextEdit
-		n := 0
-		for _, f := range a.findings {
-			if len(f.SuggestedFixes) == 0 || overlaps(edits, f.SuggestedFixes[0].Edits) {
-				continue
-			}
-			edits = append(edits, f.SuggestedFixes[0].Edits...)
-			n++
+		diags := make([]checks.Diagnostic, len(a.findings))
+		for i, f := range a.findings {
+			diags[i] = f.Diagnostic
 		}
-		if n > 0 {
-			sort.Slice(edits, func(i, j int) bool { return edits[i].Start < edits[j].Start })
+		if edits, n := checks.PreferredEdits(diags); n > 0 {
 			actions = append(actions, protocol.CodeAction{
 				Title: fmt.Sprintf("Fix all URL problems (%d)", n),
 				Kind:  fixAllKind,
@@ -320,17 +314,6 @@ func (s *Server) CodeAction(ctx context.Context, p *protocol.CodeActionParams) (
 		}
 	}
 	return actions, nil
-}
-
-func overlaps(taken, edits []checks.TextEdit) bool {
-	for _, a := range edits {
-		for _, b := range taken {
-			if a.Start < b.End && b.Start < a.End || a.Start == b.Start {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // DocumentLink returns a link for every URL; relative references are

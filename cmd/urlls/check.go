@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"sort"
 	"strings"
 	"sync"
 
@@ -304,44 +303,16 @@ func isBinary(data []byte) bool {
 	return bytes.IndexByte(data[:min(len(data), 8000)], 0) >= 0
 }
 
-// applyPreferredFixes applies the first fix of each finding whose edits do
-// not overlap an edit already taken, and returns the new document and how
-// many fixes it applied.
+// applyPreferredFixes applies the preferred fix of each finding whose edits
+// do not overlap another's, and returns the new document and how many fixes
+// it applied.
 func applyPreferredFixes(doc []byte, findings []config.Finding) ([]byte, int) {
-	var edits []checks.TextEdit
-	applied := 0
-	for _, f := range findings {
-		if len(f.SuggestedFixes) == 0 {
-			continue
-		}
-		fix := f.SuggestedFixes[0]
-		if overlaps(edits, fix.Edits) {
-			continue
-		}
-		edits = append(edits, fix.Edits...)
-		applied++
+	diags := make([]checks.Diagnostic, len(findings))
+	for i, f := range findings {
+		diags[i] = f.Diagnostic
 	}
-	sort.Slice(edits, func(i, j int) bool { return edits[i].Start < edits[j].Start })
-	var out bytes.Buffer
-	last := 0
-	for _, ed := range edits {
-		out.Write(doc[last:ed.Start])
-		out.WriteString(ed.NewText)
-		last = ed.End
-	}
-	out.Write(doc[last:])
-	return out.Bytes(), applied
-}
-
-func overlaps(taken, edits []checks.TextEdit) bool {
-	for _, a := range edits {
-		for _, b := range taken {
-			if a.Start < b.End && b.Start < a.End || a.Start == b.Start {
-				return true
-			}
-		}
-	}
-	return false
+	edits, n := checks.PreferredEdits(diags)
+	return checks.ApplyEdits(doc, edits), n
 }
 
 // writeFileAtomic replaces path's content safely: a temporary file in the
