@@ -494,6 +494,12 @@ type repaired struct {
 	origin []int
 }
 
+// insert puts b before rep[i]; it maps to the text byte rep[i] came from.
+func (r *repaired) insert(i int, b byte) {
+	r.rep = append(r.rep[:i], append([]byte{b}, r.rep[i:]...)...)
+	r.origin = append(r.origin[:i], append([]int{r.origin[i]}, r.origin[i:]...)...)
+}
+
 func (r *repaired) remove(i, j int) {
 	r.rep = append(r.rep[:i], r.rep[j:]...)
 	r.origin = append(r.origin[:i], r.origin[j:]...)
@@ -618,6 +624,15 @@ func (a *analyzer) laterForm(r *repaired, se *grammar.SyntaxError, o int) bool {
 				msg: fmt.Sprintf("ipv6 literal host %s: RFC 1738 has no IP literals (RFC 2732 added them)", strconv.Quote(a.text[t0:t1]))})
 			r.rep[hs] = 'a'
 			r.remove(hs+1, he)
+			return true
+		}
+		// RFC 1738 §3.3: "http://<host>:<port>/<path>?<searchpart>": a
+		// search part follows a "/"; RFC 3986 §3.3 allows an empty path.
+		if (sch == "http" || sch == "https") && o == au.end && o < len(rs) && rs[o] == '?' {
+			t0, t1 := r.span(o, o+1)
+			a.add(finding{start: t0, end: t1, code: codeRFC1738Unsafe,
+				msg: `"?" right after the host: RFC 1738 §3.3 puts a search part after "/" (RFC 3986 allows an empty path)`})
+			r.insert(o, '/')
 			return true
 		}
 		// RFC 3986 §3.2.3: "URI producers and normalizers should omit the

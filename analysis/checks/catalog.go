@@ -54,7 +54,7 @@ var Catalog = []Code{
 	{
 		Name:     codeRFC1738Unsafe,
 		Summary:  "a form RFC 1738 forbids that later RFCs made legal",
-		Doc:      `RFC 1738 forbids some forms that later RFCs allow: "~" anywhere (RFC 1738 §2.2 lists it as unsafe; RFC 3986 §2.3 made it unreserved), an IPv6 literal host in "[ ]" (RFC 2732, RFC 3986 §3.2.2), "/" or "?" in a search part (RFC 1738 §3.3 reserves them there; RFC 3986 §3.4 allows them in a query), a user name or password in an http or https URL (RFC 1738 §3.3 has none; RFC 3986 §3.2.1 allows and deprecates them) and an empty port after ":" (RFC 3986 §3.2.3). Modern software accepts them; programs that follow RFC 1738 do not. Encode "~" as "%7E"; the other forms have no RFC 1738 equivalent.`,
+		Doc:      `RFC 1738 forbids some forms that later RFCs allow: "~" anywhere (RFC 1738 §2.2 lists it as unsafe; RFC 3986 §2.3 made it unreserved), an IPv6 literal host in "[ ]" (RFC 2732, RFC 3986 §3.2.2), "/" or "?" in a search part (RFC 1738 §3.3 reserves them there; RFC 3986 §3.4 allows them in a query), a user name or password in an http or https URL (RFC 1738 §3.3 has none; RFC 3986 §3.2.1 allows and deprecates them), a search part right after the host with no "/" before the "?" (RFC 1738 §3.3; RFC 3986 §3.3 allows an empty path) and an empty port after ":" (RFC 3986 §3.2.3). Modern software accepts them; programs that follow RFC 1738 do not. Encode "~" as "%7E"; the other forms have no RFC 1738 equivalent.`,
 		Severity: Warning,
 		Strict:   Error,
 	},
