@@ -26,6 +26,9 @@ type Config struct {
 	Severity map[string]Level
 	// Strict makes every RFC 1738 violation an error (checks.Code.Strict).
 	Strict bool
+	// strictSet records that the source said "strict" at all, so that a
+	// client's false can override a file's true in Merge.
+	strictSet bool
 	// Ignore lists URL patterns whose findings are dropped: "*" matches any
 	// run of bytes, everything else itself; a pattern matches the whole URL.
 	Ignore []string
@@ -109,15 +112,29 @@ func Parse(file string, data []byte) (Config, error) {
 // ParseValue reads a configuration given as a decoded JSON value, as LSP
 // clients send it (initializationOptions, workspace/configuration); where
 // names the source in messages. A nil value is the default configuration.
+// An empty array stands for an empty object, here and for "severity" and
+// "languages": Lua and other clients cannot tell the two apart.
 func ParseValue(where string, v any) (Config, error) {
-	if v == nil {
+	if v == nil || isEmptyArray(v) {
 		return Config{}, nil
+	}
+	if m, ok := v.(map[string]any); ok {
+		for _, k := range []string{"severity", "languages"} {
+			if isEmptyArray(m[k]) {
+				m[k] = map[string]any{}
+			}
+		}
 	}
 	data, err := json.Marshal(v)
 	if err != nil {
 		return Config{}, &Error{File: where, Msg: err.Error()}
 	}
 	return Parse(where, data)
+}
+
+func isEmptyArray(v any) bool {
+	a, ok := v.([]any)
+	return ok && len(a) == 0
 }
 
 // Merge returns c overridden by o: o's severities replace c's code by code,
@@ -133,8 +150,8 @@ func (c Config) Merge(o Config) Config {
 			out.Severity[k] = v
 		}
 	}
-	if o.Strict {
-		out.Strict = true
+	if o.Strict || o.strictSet {
+		out.Strict, out.strictSet = o.Strict, true
 	}
 	if o.Ignore != nil {
 		out.Ignore = o.Ignore
@@ -168,6 +185,7 @@ func (c *Config) merge(file string, data []byte, raw map[string]json.RawMessage)
 			if err := json.Unmarshal(v, &c.Strict); err != nil {
 				return at(key, `"strict" must be true or false`)
 			}
+			c.strictSet = true
 		case "severity":
 			var m map[string]string
 			if err := json.Unmarshal(v, &m); err != nil {

@@ -61,6 +61,27 @@ func TestLevelAndStrict(t *testing.T) {
 	}
 }
 
+func TestParseValueFromClients(t *testing.T) {
+	// Neovim sends an empty Lua table as [].
+	for _, v := range []any{[]any{}, map[string]any{"severity": []any{}, "languages": []any{}}, nil} {
+		if _, err := ParseValue("client", v); err != nil {
+			t.Errorf("ParseValue(%v): %v", v, err)
+		}
+	}
+	// A client's strict=false overrides a file's strict=true.
+	file, _ := Parse("f", []byte(`{"strict": true}`))
+	client, err := ParseValue("client", map[string]any{"strict": false})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if file.Merge(client).Strict {
+		t.Error("strict false from the client did not override the file")
+	}
+	if !file.Merge(Config{}).Strict {
+		t.Error("a client that says nothing about strict turned it off")
+	}
+}
+
 func TestMerge(t *testing.T) {
 	file := Config{Severity: map[string]Level{"bad-escape": Off, "syntax": {Severity: checks.Warning}}, Ignore: []string{"a"}}
 	client := Config{Severity: map[string]Level{"syntax": {Severity: checks.Error}}, Strict: true}

@@ -316,3 +316,20 @@ func TestCheckDemo(t *testing.T) {
 		t.Errorf("demo/.urlls.json ignores localhost:\n%s", out)
 	}
 }
+
+func TestBareUrllsServes(t *testing.T) {
+	logFile := filepath.Join(t.TempDir(), "server.log")
+	for _, args := range [][]string{nil, {"--stdio"}, {"--log-level", "debug"}, {"--log-file=" + logFile}} {
+		_, errOut, code := urllsIn(t, "", args...)
+		// Standard input ends at once, without shutdown: the server ends with 1.
+		if code != 1 || strings.Contains(errOut, "usage") {
+			t.Errorf("urlls %v: exit %d, stderr %q", args, code, errOut)
+		}
+	}
+	if data, err := os.ReadFile(logFile); err != nil || !strings.Contains(string(data), "language server starting") {
+		t.Errorf("--log-file: %v %q", err, data)
+	}
+	if _, errOut, code := urllsIn(t, "", "--log-level", "loud"); code != 2 || !strings.Contains(errOut, "unknown log level") {
+		t.Errorf("bad log level: exit %d, %q", code, errOut)
+	}
+}

@@ -155,7 +155,7 @@ func lookup(name string) *command {
 // run is the whole program: it returns the exit code.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	e := &env{stdin: stdin, stdout: stdout, stderr: stderr}
-	if len(args) == 0 || args[0] == "--stdio" {
+	if len(args) == 0 || isServeFlag(args[0]) {
 		// A bare "urlls" is the language server, as editors start it
 		// (vscode-languageclient appends --stdio).
 		return runServe(e, lookup("serve"), args)
@@ -176,6 +176,14 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		printUsage(stderr)
 		return exitUsage
 	}
+}
+
+// isServeFlag reports whether arg is a flag of serve, which a bare "urlls"
+// accepts too: "urlls --stdio", "urlls --log-file F".
+func isServeFlag(arg string) bool {
+	name := strings.TrimLeft(arg, "-")
+	name, _, _ = strings.Cut(name, "=")
+	return strings.HasPrefix(arg, "-") && (name == "stdio" || name == "log-file" || name == "log-level")
 }
 
 func printUsage(w io.Writer) {
