@@ -1,7 +1,7 @@
 // Bundles the extension into dist/extension.js (vscode stays external), or,
 // with --tests, the unit tests into out/test/ for `node --test`.
 import * as esbuild from 'esbuild';
-import { readdirSync } from 'node:fs';
+import { readdirSync, rmSync } from 'node:fs';
 
 const args = new Set(process.argv.slice(2));
 const production = args.has('--production');
@@ -29,6 +29,9 @@ const options = args.has('--tests')
       logLevel: 'warning',
     };
 
+if (args.has('--tests')) {
+  rmSync('out/test', { recursive: true, force: true });
+}
 if (args.has('--watch')) {
   const ctx = await esbuild.context(options);
   await ctx.watch();

@@ -6,7 +6,8 @@
 // `urlls` section also holds activateOn, so the client never sends the
 // section as VS Code has it: it sends these four keys, and only those the
 // user set in some scope. A default left out keeps the .urlls.json value:
-// sending the default `ignore: []` would replace the file's patterns.
+// sending the default `ignore: []` would replace the file's patterns, and
+// the default `strict: false` would turn off a file's `"strict": true`.
 
 export const SERVER_KEYS = ['severity', 'strict', 'ignore', 'languages'] as const;
 export type ServerKey = (typeof SERVER_KEYS)[number];
