@@ -8,6 +8,7 @@ package config
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -129,7 +130,14 @@ func ParseValue(where string, v any) (Config, error) {
 	if err != nil {
 		return Config{}, &Error{File: where, Msg: err.Error()}
 	}
-	return Parse(where, data)
+	c, err := Parse(where, data)
+	var cerr *Error
+	if errors.As(err, &cerr) {
+		// A line and column of JSON the client never wrote mean nothing to
+		// the user; the message names the setting.
+		cerr.Line, cerr.Col = 0, 0
+	}
+	return c, err
 }
 
 func isEmptyArray(v any) bool {

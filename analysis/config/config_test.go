@@ -68,6 +68,12 @@ func TestParseValueFromClients(t *testing.T) {
 			t.Errorf("ParseValue(%v): %v", v, err)
 		}
 	}
+	// Errors in client settings name the setting, not a position in JSON
+	// the client never wrote.
+	if _, err := ParseValue("workspace/configuration", map[string]any{"activateOn": []any{"rst"}}); err == nil ||
+		!strings.HasPrefix(err.Error(), `workspace/configuration: unknown setting "activateOn"`) {
+		t.Errorf("unknown client setting: %v", err)
+	}
 	// A client's strict=false overrides a file's strict=true.
 	file, _ := Parse("f", []byte(`{"strict": true}`))
 	client, err := ParseValue("client", map[string]any{"strict": false})
