@@ -25,49 +25,10 @@ local PLUGIN = os.getenv('URLLS_PLUGIN')
 local LOG = os.getenv('URLLS_LOG') or (vim.fn.tempname() .. '-urlls.log')
 local TIMEOUT = tonumber(os.getenv('URLLS_TIMEOUT_MS') or '10000')
 
-local passed, failed = 0, 0
-
-local function out(...)
-  io.stdout:write(table.concat({ ... }, ' '), '\n')
-  io.stdout:flush()
-end
-
-local function finish()
-  out(string.format('plugin: %d passed, %d failed', passed, failed))
-  if failed > 0 then
-    vim.cmd('cquit 1')
-  end
-  vim.cmd('qall!')
-end
-
-local Abort = {}
-local function abort(msg)
-  failed = failed + 1
-  out('FAIL: ' .. msg)
-  error(Abort)
-end
-
-local function check(name, cond, detail)
-  if cond then
-    passed = passed + 1
-    out('ok   ' .. name)
-  else
-    abort(name .. (detail and (': ' .. tostring(detail)) or ''))
-  end
-end
-
-local watchdog = vim.loop.new_timer()
-watchdog:start(8 * TIMEOUT, 0, vim.schedule_wrap(function()
-  out('FAIL: watchdog: the test did not finish within ' .. (8 * TIMEOUT) .. ' ms')
-  out(string.format('plugin: %d passed, %d failed', passed, failed + 1))
-  vim.cmd('cquit 1')
-end))
-
-local function wait(what, cond, ms)
-  if not vim.wait(ms or TIMEOUT, cond, 10) then
-    abort('timed out after ' .. (ms or TIMEOUT) .. ' ms waiting for ' .. what)
-  end
-end
+-- The harness: checks on stdout, abort at the first failure, the watchdog.
+local T = dofile(vim.fn.fnamemodify(debug.getinfo(1, 'S').source:sub(2), ':p:h') .. '/harness.lua')
+  .new('plugin', TIMEOUT, 8)
+local out, check, abort, wait = T.out, T.check, T.abort, T.wait
 
 local function json(v)
   return vim.fn.json_encode(v)
@@ -479,10 +440,4 @@ local function run()
     #log == 0 and 'empty log' or table.concat(bad, '\n'))
 end
 
-local ok, err = pcall(run)
-if not ok and err ~= Abort then
-  failed = failed + 1
-  out('FAIL: lua error: ' .. tostring(err))
-end
-watchdog:stop()
-finish()
+T.run(run)

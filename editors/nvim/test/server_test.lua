@@ -21,52 +21,10 @@ local LOG = os.getenv('URLLS_LOG') or (vim.fn.tempname() .. '-urlls.log')
 local TIMEOUT = tonumber(os.getenv('URLLS_TIMEOUT_MS') or '10000')
 local SEP = ' \226\128\186 ' -- " > " as the server writes it: U+203A SINGLE RIGHT-POINTING ANGLE QUOTATION MARK
 
-local passed, failed = 0, 0
-
-local function out(...)
-  io.stdout:write(table.concat({ ... }, ' '), '\n')
-  io.stdout:flush()
-end
-
-local function finish()
-  out(string.format('nvim: %d passed, %d failed', passed, failed))
-  if failed > 0 then
-    vim.cmd('cquit 1')
-  end
-  vim.cmd('qall!')
-end
-
--- abort stops the test at the first failure: every step needs the one before.
-local Abort = {}
-local function abort(msg)
-  failed = failed + 1
-  out('FAIL: ' .. msg)
-  error(Abort)
-end
-
-local function check(name, cond, detail)
-  if cond then
-    passed = passed + 1
-    out('ok   ' .. name)
-  else
-    abort(name .. (detail and (': ' .. detail) or ''))
-  end
-end
-
--- The watchdog fires even if a request hangs: vim.wait and buf_request_sync
--- keep the event loop running.
-local watchdog = vim.loop.new_timer()
-watchdog:start(6 * TIMEOUT, 0, vim.schedule_wrap(function()
-  out('FAIL: watchdog: the test did not finish within ' .. (6 * TIMEOUT) .. ' ms')
-  out(string.format('nvim: %d passed, %d failed', passed, failed + 1))
-  vim.cmd('cquit 1')
-end))
-
-local function wait(what, cond)
-  if not vim.wait(TIMEOUT, cond, 10) then
-    abort('timed out after ' .. TIMEOUT .. ' ms waiting for ' .. what)
-  end
-end
+-- The harness: checks on stdout, abort at the first failure, the watchdog.
+local T = dofile(vim.fn.fnamemodify(debug.getinfo(1, 'S').source:sub(2), ':p:h') .. '/harness.lua')
+  .new('nvim', TIMEOUT, 6)
+local out, check, abort, wait = T.out, T.check, T.abort, T.wait
 
 local function json(v)
   return vim.fn.json_encode(v)
@@ -264,10 +222,4 @@ local function run()
     #log == 0 and 'empty log' or table.concat(bad, '\n'))
 end
 
-local ok, err = pcall(run)
-if not ok and err ~= Abort then
-  failed = failed + 1
-  out('FAIL: lua error: ' .. tostring(err))
-end
-watchdog:stop()
-finish()
+T.run(run)
