@@ -84,11 +84,7 @@ func (s *Server) analyze(u protocol.DocumentURI, languageID string, text []byte,
 	lang := language(cfg, u, languageID)
 	a := &analysis{gen: gen, version: version, text: text, mapper: NewMapper(text), lang: lang, configErr: cerr}
 	a.candidates = scan.Scan(text, lang)
-	diags := make([]checks.Diagnostic, 0, len(a.candidates))
-	for _, c := range a.candidates {
-		diags = append(diags, checks.CheckURL(text, c)...)
-	}
-	a.findings = cfg.Apply(text, lang, diags)
+	a.findings = cfg.Apply(text, lang, checks.CheckCandidates(text, a.candidates))
 	return a
 }
 

@@ -48,8 +48,15 @@ func CheckURL(doc []byte, c scan.Candidate) []Diagnostic {
 // no policy: severities, ignored URLs and the urlls-disable comments
 // (scan.Suppressions) are the front end's business (config.Apply).
 func CheckDocument(doc []byte, lang string) []Diagnostic {
+	return CheckCandidates(doc, scan.Scan(doc, lang))
+}
+
+// CheckCandidates checks the candidate URLs scan.Scan found in doc, for a
+// caller that keeps the candidates too (the language server's links, hovers
+// and tokens), and returns the findings in document order.
+func CheckCandidates(doc []byte, cands []scan.Candidate) []Diagnostic {
 	var out []Diagnostic
-	for _, c := range scan.Scan(doc, lang) {
+	for _, c := range cands {
 		out = append(out, CheckURL(doc, c)...)
 	}
 	// Candidates come in document order and do not overlap, so this only
