@@ -1,0 +1,253 @@
+package scan
+
+// Span is a byte range [Start, End) of a text.
+type Span struct{ Start, End int }
+
+// Placeholders returns the spans of template and placeholder syntax in s, a
+// URL's text, in order and not overlapping. What they cover is not URL text
+// the writer typed but a stand-in for it, filled in by a program before the
+// URL is used: a checker must not report it, and a fix must not touch it.
+//
+// Recognised, in this order of precedence at each byte:
+//   - template actions of Go templates and Hugo ("{{ .Site.BaseURL }}",
+//     "{{< ref "x" >}}", "{{% eturl x %}}"), Jinja, Django and Liquid
+//     ("{{ url }}", "{% url 'x' %}", "{# … #}"), Handlebars and Mustache
+//     ("{{url}}", "{{{url}}}"), ERB and EJS ("<%= url %>"); an action left
+//     open at the end of s covers the rest of s (the URL was cut inside it);
+//   - interpolations: "${HOST}" (shell, JavaScript template literals),
+//     "#{host}" (Ruby), "$HOST" and "$host" (shell; "$" then a letter or "_"
+//     and word characters), "%HOST%" (Windows; upper-case names only);
+//   - RFC 6570 URI template expressions: "{" [operator] varspec *(","
+//     varspec) "}" ("{id}", "{/path*}", "{?q,lang}", "{var:3}");
+//   - placeholder segments "<user>", "<your-repo>", "<API key>": "<", a
+//     letter, then letters, digits, "_", "-", "." or spaces, then ">";
+//   - printf and Python format verbs where they are not an escape ("%s",
+//     "%d" before a non-hex byte, "%v", "%(name)s", "%1$s").
+//
+// It runs in time linear in len(s): every search is bounded by the end of s
+// or by a short fixed limit, and the scan resumes after each span.
+func Placeholders(s string) []Span {
+	var out []Span
+	for i := 0; i < len(s); {
+		if end, ok := placeholderAt(s, i); ok && end > i {
+			out = append(out, Span{i, end})
+			i = end
+			continue
+		}
+		i++
+	}
+	return out
+}
+
+// maxPlaceholder bounds the length of the placeholders that must be closed
+// to count (interpolations, URI template expressions, <name> segments,
+// format verbs): past it, the text is something else.
+const maxPlaceholder = 64
+
+// placeholderAt returns the end of the placeholder starting at s[i].
+func placeholderAt(s string, i int) (int, bool) {
+	rest := s[i:]
+	switch s[i] {
+	case '{':
+		switch {
+		case len(rest) >= 2 && rest[1] == '{':
+			return actionEnd(s, i+2, "}}"), true
+		case len(rest) >= 2 && rest[1] == '%':
+			return actionEnd(s, i+2, "%}"), true
+		case len(rest) >= 2 && rest[1] == '#':
+			return actionEnd(s, i+2, "#}"), true
+		}
+		return uriTemplateExpr(s, i)
+	case '<':
+		if len(rest) >= 2 && rest[1] == '%' {
+			return actionEnd(s, i+2, "%>"), true
+		}
+		return angleName(s, i)
+	case '$':
+		if len(rest) >= 2 && rest[1] == '{' {
+			return closeWithin(s, i+2, '}')
+		}
+		return varName(s, i+1)
+	case '#':
+		if len(rest) >= 2 && rest[1] == '{' {
+			return closeWithin(s, i+2, '}')
+		}
+	case '%':
+		if isEscapeAt(s, i) {
+			return 0, false
+		}
+		if end, ok := windowsVar(s, i); ok {
+			return end, true
+		}
+		return formatVerb(s, i)
+	}
+	return 0, false
+}
+
+// actionEnd returns the offset after the close delimiter of a template
+// action whose body starts at j, or len(s) when the action is left open.
+// Handlebars' triple braces close with a third "}".
+func actionEnd(s string, j int, close string) int {
+	triple := close == "}}" && j < len(s) && s[j] == '{'
+	for k := j; k+len(close) <= len(s); k++ {
+		if s[k:k+len(close)] == close {
+			end := k + len(close)
+			if triple && end < len(s) && s[end] == '}' {
+				end++
+			}
+			return end
+		}
+	}
+	return len(s)
+}
+
+// closeWithin returns the offset after the first c at or after j, within
+// maxPlaceholder bytes and not across white space.
+func closeWithin(s string, j int, c byte) (int, bool) {
+	for k := j; k < len(s) && k-j < maxPlaceholder; k++ {
+		switch s[k] {
+		case c:
+			return k + 1, k > j
+		case ' ', '\t', '\n', '\r', '{':
+			return 0, false
+		}
+	}
+	return 0, false
+}
+
+func isWordByte(b byte) bool { return isAlnum(b) || b == '_' }
+
+// varName returns the end of a shell variable name starting at j ("$HOST").
+func varName(s string, j int) (int, bool) {
+	if j >= len(s) || !(isAlpha(s[j]) || s[j] == '_') {
+		return 0, false
+	}
+	k := j + 1
+	for k < len(s) && isWordByte(s[k]) {
+		k++
+	}
+	return k, true
+}
+
+// windowsVar recognises "%NAME%": upper-case letters, digits and "_",
+// starting with a letter.
+func windowsVar(s string, i int) (int, bool) {
+	k := i + 1
+	if k >= len(s) || !('A' <= s[k] && s[k] <= 'Z') {
+		return 0, false
+	}
+	for k < len(s) && k-i < maxPlaceholder && ('A' <= s[k] && s[k] <= 'Z' || isDigit(s[k]) || s[k] == '_') {
+		k++
+	}
+	if k < len(s) && s[k] == '%' && k-i > 2 {
+		return k + 1, true
+	}
+	return 0, false
+}
+
+// uriTemplateExpr recognises an RFC 6570 §2.2 expression at s[i] == '{':
+//
+//	expression = "{" [ operator ] variable-list "}"
+//	operator   = "+" / "#" / "." / "/" / ";" / "?" / "&" / "=" / "," / "!" / "@" / "|"
+//	varspec    = varname [ ":" max-length / "*" ]
+//	varname    = varchar *( ["."] varchar ), varchar = ALPHA / DIGIT / "_" / pct-encoded
+//
+// A hyphen is accepted in names too: "{user-id}" is a placeholder as often.
+func uriTemplateExpr(s string, i int) (int, bool) {
+	k := i + 1
+	if k < len(s) && isTemplateOperator(s[k]) {
+		k++
+	}
+	for {
+		n := k
+		for k < len(s) && k-i < maxPlaceholder && (isWordByte(s[k]) || s[k] == '.' || s[k] == '-' || isEscapeAt(s, k)) {
+			if s[k] == '%' {
+				k += 2
+			}
+			k++
+		}
+		if k == n {
+			return 0, false
+		}
+		if k < len(s) && s[k] == ':' {
+			m := k + 1
+			for m < len(s) && m-k <= 4 && isDigit(s[m]) {
+				m++
+			}
+			if m == k+1 {
+				return 0, false
+			}
+			k = m
+		} else if k < len(s) && s[k] == '*' {
+			k++
+		}
+		if k < len(s) && s[k] == ',' {
+			k++
+			continue
+		}
+		if k < len(s) && s[k] == '}' {
+			return k + 1, true
+		}
+		return 0, false
+	}
+}
+
+func isTemplateOperator(b byte) bool {
+	switch b {
+	case '+', '#', '.', '/', ';', '?', '&', '=', ',', '!', '@', '|':
+		return true
+	}
+	return false
+}
+
+// angleName recognises a placeholder segment "<user>", "<your-repo>",
+// "<API key>": a letter, then letters, digits, "_", "-", "." and spaces.
+func angleName(s string, i int) (int, bool) {
+	k := i + 1
+	if k >= len(s) || !isAlpha(s[k]) {
+		return 0, false
+	}
+	for k < len(s) && k-i < maxPlaceholder {
+		switch b := s[k]; {
+		case b == '>':
+			return k + 1, s[k-1] != ' '
+		case isWordByte(b) || b == '-' || b == '.' || b == ' ':
+			k++
+		default:
+			return 0, false
+		}
+	}
+	return 0, false
+}
+
+// formatVerb recognises a printf verb or a Python %-format placeholder at
+// s[i] == '%' that is not an escape: "%s", "%-10v", "%(name)s", "%1$s".
+func formatVerb(s string, i int) (int, bool) {
+	k := i + 1
+	if k < len(s) && s[k] == '(' {
+		k++
+		for k < len(s) && k-i < maxPlaceholder && isWordByte(s[k]) {
+			k++
+		}
+		if k >= len(s) || s[k] != ')' {
+			return 0, false
+		}
+		k++
+	}
+	for k < len(s) && k-i < 16 && (isDigit(s[k]) || s[k] == '-' || s[k] == '+' || s[k] == '.' || s[k] == '$' || s[k] == '#') {
+		k++
+	}
+	if k >= len(s) {
+		return 0, false
+	}
+	switch s[k] {
+	case 's', 'd', 'v', 'q', 'i', 'u', 'x', 'f':
+		return k + 1, true
+	}
+	return 0, false
+}
+
+// isEscapeAt reports whether s[i:] starts with "%" hex hex.
+func isEscapeAt(s string, i int) bool {
+	return i+2 < len(s) && s[i] == '%' && isHex(s[i+1]) && isHex(s[i+2])
+}

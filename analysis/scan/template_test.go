@@ -1,0 +1,69 @@
+package scan
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestPlaceholders(t *testing.T) {
+	// Each case marks the expected placeholders with [ ] around them in
+	// want; the text is want without the brackets.
+	tests := []struct{ name, want string }{
+		{"go template", "[{{ .Site.BaseURL }}]/about"},
+		{"go template no spaces", "[{{.URL}}]"},
+		{"hugo shortcode", "<[{{% eturl opengraph %}}]>"},
+		{"hugo ref", "[{{< ref \"x.md\" >}}]#top"},
+		{"jinja tag", "[{% url 'x' %}]"},
+		{"jinja comment", "a[{# note #}]b"},
+		{"handlebars triple", "https://x/[{{{path}}}]/y"},
+		{"open action", "https://x/[{{ .Permalink]"},
+		{"erb", "[<%= root_url %>]/x"},
+		{"shell braces", "[${HOST}]/x"},
+		{"shell var", "[$BASE]/x"},
+		{"shell vars in authority", "https://[$HOST]:[$PORT]/x"},
+		{"ruby", "http://[#{host}]/x"},
+		{"windows", "file:///[%APPDATA%]/x"},
+		{"uri template", "https://api.example.com/users/[{id}]"},
+		{"uri template operators", "/search[{?q,lang}][{/path*}][{var:3}]"},
+		{"uri template hyphen", "/u/[{user-id}]"},
+		{"curl glob", "http://[{one,two}].example.com"},
+		{"angle placeholder", "https://github.com/[<user>]/[<repo>]"},
+		{"angle placeholder spaces", "https://x/?key=[<API key>]"},
+		{"printf", "https://x/[%s]/[%d]?q=[%(name)s]&r=[%1$s]"},
+		{"escape is not a verb", "https://x/%de%20"},
+		{"bad escape is not a verb", "https://x/%zz%2"},
+		{"plain", "https://example.com/a?b=c#d"},
+		{"brace alone", "https://x/{a b}"},
+		{"dollar digit", "https://x/$1"},
+		{"empty braces", "https://x/{}"},
+		{"angle then space", "https://x/<a >"},
+		{"unclosed shell brace", "https://x/${HOST"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			text := strings.NewReplacer("[", "", "]", "").Replace(tt.want)
+			var b strings.Builder
+			prev := 0
+			for _, sp := range Placeholders(text) {
+				b.WriteString(text[prev:sp.Start])
+				b.WriteString("[" + text[sp.Start:sp.End] + "]")
+				prev = sp.End
+			}
+			b.WriteString(text[prev:])
+			if diff := cmp.Diff(tt.want, b.String()); diff != "" {
+				t.Errorf("Placeholders(%q) (-want +got):\n%s", text, diff)
+			}
+		})
+	}
+}
+
+func TestPlaceholdersLinear(t *testing.T) {
+	// Pathological openers: every search is bounded, so this is fast; a
+	// quadratic recogniser would take minutes on 1 MB.
+	for _, unit := range []string{"{{", "{", "<a", "${", "%(", "{a,"} {
+		s := strings.Repeat(unit, 1<<20/len(unit))
+		Placeholders(s)
+	}
+}
