@@ -14,6 +14,7 @@ var abnfFiles embed.FS
 var builtinFiles = map[string]string{
 	"rfc1738": "abnf/rfc1738.abnf",
 	"rfc1808": "abnf/rfc1808.abnf",
+	"rfc3986": "abnf/rfc3986.abnf",
 	"xbnf":    "abnf/xbnf.abnf",
 }
 
@@ -40,8 +41,8 @@ func loadBuiltins() {
 	}
 }
 
-// Builtin returns the embedded grammar called name ("rfc1738", "rfc1808" or
-// "xbnf"), or nil.
+// Builtin returns the embedded grammar called name ("rfc1738", "rfc1808",
+// "rfc3986" or "xbnf"), or nil.
 func Builtin(name string) *Grammar {
 	builtinOnce.Do(loadBuiltins)
 	return builtins[name]

@@ -20,9 +20,10 @@ import (
 // defaultStartRules is the rule "explain --grammar G" matches when no --rule
 // is given: each grammar's own start production.
 var defaultStartRules = map[string]string{
-	"rfc1738": "url", // RFC 1738 §5: url = httpurl / ftpurl / … / otherurl
-	"rfc1808": "URL", // RFC 1808 §2.2: URL = ( absoluteURL / relativeURL ) [ "#" fragment ]
-	"xbnf":    "url", // W3C XBNF: url ::= httpaddress | ftpaddress | …
+	"rfc1738": "url",           // RFC 1738 §5: url = httpurl / ftpurl / … / otherurl
+	"rfc1808": "URL",           // RFC 1808 §2.2: URL = ( absoluteURL / relativeURL ) [ "#" fragment ]
+	"rfc3986": "URI-reference", // RFC 3986 §4.1: URI-reference = URI / relative-ref
+	"xbnf":    "url",           // W3C XBNF: url ::= httpaddress | ftpaddress | …
 }
 
 func runExplain(e *env, cmd *command, args []string) int {

@@ -83,7 +83,7 @@ configuration error (the other files are still checked).`,
 		},
 		{
 			name:    "explain",
-			args:    "[--grammar rfc1738|rfc1808|xbnf] [--rule NAME] [--json] URL",
+			args:    "[--grammar rfc1738|rfc1808|rfc3986|xbnf] [--rule NAME] [--json] URL",
 			summary: "draw the derivation tree of URL: productions, byte spans, text and sources",
 			doc: `Explain parses URL and draws its derivation tree, one production a line with
 its byte span (start-end, end exclusive), the text it matched and the section
