@@ -10,6 +10,8 @@ import (
 
 	"github.com/urlls/urlls/analysis/grammar"
 	"github.com/urlls/urlls/analysis/parser"
+	"github.com/urlls/urlls/analysis/scan"
+	"github.com/urlls/urlls/analysis/schemes"
 )
 
 // finding is a diagnostic in the coordinates of the URL's text: CheckURL maps
@@ -38,6 +40,11 @@ type analyzer struct {
 	scheme   string    // as written, "" for none
 	auth     authority // of text
 	flagged  []bool    // bytes a character-level code reported
+	// masked marks the bytes of template and placeholder syntax
+	// (scan.Placeholders: "{{ .URL }}", "{id}", "$HOST", "<user>"): not
+	// URL text but a stand-in for it, never reported and never fixed; nil
+	// when there is none.
+	masked   []bool
 	findings []finding
 	// stop is where the syntax parse stopped for good: the start of the
 	// syntax finding, or of the byte no stand-in could repair; len(text)+1
@@ -54,24 +61,97 @@ type analyzer struct {
 // that one problem is never reported twice (a space in a host name is
 // unsafe-char, not also syntax); the forms later RFCs allow are recognised at
 // the parse failures they cause and repaired in turn.
+//
+// Template and placeholder syntax is left alone: the checks see the literal
+// parts of the URL only, the syntax parse sees a stand-in letter for each
+// masked byte, and a parse failure at a placeholder is not reported (what
+// the placeholder stands for decides whether the URL parses). A URL that is
+// all placeholder ("{{ .URL }}") has no findings.
 func analyze(text string, relative bool) (findings []finding, stop int) {
 	a := &analyzer{text: text, relative: relative, scheme: parser.Scheme(text), stop: 0}
+	if !a.mask() {
+		return nil, len(text) + 1
+	}
 	a.auth = parseAuthority(text, a.scheme)
 	a.flagged = make([]bool, len(text))
 	a.characters()
 	a.schemeChecks()
 	a.authorityChecks()
-	a.syntax()
+	if !a.separatorTypos() {
+		a.syntax()
+	}
 	sort.SliceStable(a.findings, func(i, j int) bool {
 		if a.findings[i].start != a.findings[j].start {
 			return a.findings[i].start < a.findings[j].start
 		}
 		return a.findings[i].end < a.findings[j].end
 	})
+	for i := range a.findings {
+		f := &a.findings[i]
+		kept := f.fixes[:0]
+		for _, fx := range f.fixes {
+			if !a.touchesPlaceholder(fx.edits) {
+				kept = append(kept, fx)
+			}
+		}
+		f.fixes = kept
+	}
 	return a.findings, a.stop
 }
 
 func (a *analyzer) add(f finding) { a.findings = append(a.findings, f) }
+
+// mask marks the placeholders of the text and reports whether any URL text
+// is left outside them (white space aside).
+func (a *analyzer) mask() bool {
+	holes := scan.Placeholders(a.text)
+	if len(holes) == 0 {
+		return true
+	}
+	a.masked = make([]bool, len(a.text))
+	for _, h := range holes {
+		for i := h.Start; i < h.End; i++ {
+			a.masked[i] = true
+		}
+	}
+	for i := 0; i < len(a.text); i++ {
+		if !a.masked[i] && !isSpace(a.text[i]) {
+			return true
+		}
+	}
+	return false
+}
+
+// isMasked reports whether text byte i is part of a placeholder.
+func (a *analyzer) isMasked(i int) bool {
+	return a.masked != nil && i >= 0 && i < len(a.masked) && a.masked[i]
+}
+
+// atPlaceholder reports whether a parse failure at text offset t is the
+// placeholder's doing: t is in one, or right after one (the parse stops at
+// the first byte a stand-in made wrong, or at the end of the input).
+func (a *analyzer) atPlaceholder(t int) bool {
+	return a.isMasked(t) || a.isMasked(t-1)
+}
+
+// touchesPlaceholder reports whether any of the edits changes a masked byte
+// or inserts text inside a placeholder.
+func (a *analyzer) touchesPlaceholder(edits []edit) bool {
+	if a.masked == nil {
+		return false
+	}
+	for _, e := range edits {
+		for i := e.start; i < e.end; i++ {
+			if a.isMasked(i) {
+				return true
+			}
+		}
+		if e.start == e.end && a.isMasked(e.start) && a.isMasked(e.start-1) {
+			return true
+		}
+	}
+	return false
+}
 
 func (a *analyzer) flag(i, j int) {
 	for ; i < j; i++ {
@@ -121,9 +201,13 @@ func (a *analyzer) characters() {
 	for i := 0; i < len(s); {
 		b := s[i]
 		j := i + 1
+		if a.isMasked(i) {
+			i = j
+			continue
+		}
 		switch {
 		case b >= 0x80:
-			for j < len(s) && s[j] >= 0x80 {
+			for j < len(s) && s[j] >= 0x80 && !a.isMasked(j) {
 				j++
 			}
 			a.flag(i, j)
@@ -137,13 +221,13 @@ func (a *analyzer) characters() {
 			}
 			a.nonASCII(i, j)
 		case unsafeByte(b):
-			for j < len(s) && unsafeByte(s[j]) {
+			for j < len(s) && unsafeByte(s[j]) && !a.isMasked(j) {
 				j++
 			}
 			a.flag(i, j)
 			a.unsafeChars(i, j)
 		case b == '~':
-			for j < len(s) && s[j] == '~' {
+			for j < len(s) && s[j] == '~' && !a.isMasked(j) {
 				j++
 			}
 			a.flag(i, j)
@@ -155,7 +239,7 @@ func (a *analyzer) characters() {
 				break
 			}
 			j = i
-			for isEscape(s, j) && a.redundantEscape(j) {
+			for isEscape(s, j) && !a.isMasked(j) && a.redundantEscape(j) {
 				j += 3
 			}
 			if j > i {
@@ -195,7 +279,7 @@ func (a *analyzer) unsafeChars(i, j int) {
 		if a.text[k] != '{' {
 			continue
 		}
-		if p := a.closingBrace(k); p >= j {
+		if p := a.closingBrace(k); p >= j && !a.isMasked(p) {
 			partners = append(partners, edit{p, p + 1, "%7D"})
 		}
 	}
@@ -229,15 +313,34 @@ func (a *analyzer) closingBrace(i int) int {
 }
 
 func (a *analyzer) tildes(i, j int) {
-	var edits []edit
-	for k := i; k < j; k++ {
-		edits = append(edits, edit{k, k + 1, "%7E"})
-	}
-	a.add(finding{
+	f := finding{
 		start: i, end: j, code: codeRFC1738Unsafe,
-		msg:   `"~" is unsafe in RFC 1738 (RFC 3986 made it unreserved)`,
-		fixes: []fix{{msg: "encode ~ as %7E", edits: edits}},
-	})
+		msg: `"~" is unsafe in RFC 1738 (RFC 3986 made it unreserved)`,
+	}
+	if a.inFragmentDirective(i) {
+		// A text fragment's ":~:" (WICG Scroll to Text Fragment) is the
+		// directive's delimiter: encoded, it is no directive.
+		f.msg += `; here it delimits a fragment directive (":~:"), which must stay as written`
+	} else {
+		var edits []edit
+		for k := i; k < j; k++ {
+			edits = append(edits, edit{k, k + 1, "%7E"})
+		}
+		f.fixes = []fix{{msg: "encode ~ as %7E", edits: edits}}
+	}
+	a.add(f)
+}
+
+// inFragmentDirective reports whether text byte i is in the fragment
+// directive of the URL: the part of its fragment from ":~:" on (the
+// delimiter of text fragments, "#:~:text=…").
+func (a *analyzer) inFragmentDirective(i int) bool {
+	h := strings.IndexByte(a.text, '#')
+	if h < 0 || i < h {
+		return false
+	}
+	d := strings.Index(a.text[h:], ":~:")
+	return d >= 0 && i >= h+d
 }
 
 // badEscape reports the "%" at i. The span covers the "%" and the letters or
@@ -399,15 +502,24 @@ func (a *analyzer) nonASCIILabel(l0, l1 int) {
 	a.add(f)
 }
 
-// schemeChecks runs scheme-case, unknown-scheme and reserved-scheme. They
-// look at the scheme alone, so they report whether or not the rest parses:
-// unknown-scheme explains why a syntax error names genericurl.
+// schemeChecks runs scheme-case, scheme-typo, unknown-scheme and
+// reserved-scheme. They look at the scheme alone, so they report whether or
+// not the rest parses: unknown-scheme explains why a syntax error names
+// genericurl. A scheme in use (the IANA registry or wide use, package
+// schemes) is not unknown, whether or not urlls has a grammar for it.
 func (a *analyzer) schemeChecks() {
 	sch := a.scheme
 	if sch == "" {
 		return
 	}
 	lower := strings.ToLower(sch)
+	known := parser.KnownScheme(lower) || schemes.InUse(lower)
+	if likely, ok := schemes.NearMiss(lower); ok && !known && !reservedSchemes[lower] {
+		a.add(finding{start: 0, end: len(sch), code: codeSchemeTypo,
+			msg:   fmt.Sprintf("unknown scheme %s: a misspelt %s?", strconv.Quote(sch), strconv.Quote(likely)),
+			fixes: []fix{{msg: "replace the scheme with " + strconv.Quote(likely), edits: []edit{{0, len(sch), likely}}}}})
+		return
+	}
 	if lower != sch {
 		a.add(finding{start: 0, end: len(sch), code: codeSchemeCase,
 			msg:   fmt.Sprintf("scheme %s is not lower case", strconv.Quote(sch)),
@@ -417,10 +529,84 @@ func (a *analyzer) schemeChecks() {
 	case reservedSchemes[lower]:
 		a.add(finding{start: 0, end: len(sch), code: codeReservedScheme,
 			msg: fmt.Sprintf("scheme %s is reserved by RFC 1738 §4 without a syntax; checked as genericurl", strconv.Quote(lower))})
-	case !parser.KnownScheme(lower):
+	case !known:
 		a.add(finding{start: 0, end: len(sch), code: codeUnknownScheme,
-			msg: fmt.Sprintf("no grammar for scheme %s; checked as genericurl", strconv.Quote(lower))})
+			msg: fmt.Sprintf("unregistered scheme %s; checked as genericurl", strconv.Quote(lower))})
 	}
+}
+
+// authoritySchemes are the schemes whose URLs start "scheme://" and a host:
+// RFC 1738 §3 (ftp, http, gopher, nntp, telnet, wais, prospero), RFC 9110
+// (https) and the WebSocket schemes (RFC 6455 §3). file is not one: RFC 8089
+// §2 allows "file:/path".
+var authoritySchemes = map[string]bool{
+	"http": true, "https": true, "ftp": true, "ftps": true, "ws": true, "wss": true,
+	"gopher": true, "nntp": true, "telnet": true, "wais": true, "prospero": true,
+}
+
+// separatorTypos recognises a misspelt "://" between the scheme and the host
+// of a URL whose scheme needs one: "http::host", "http:/host",
+// "http:host.example", "http:///host.example", and "https//host" without
+// the ":" (which, in a link, is a relative path "https//host" and resolves
+// to nonsense). It reports one syntax finding with the fix that writes "://"
+// and returns true; the syntax parse is then skipped, since it would only
+// report the same mistake again, less clearly.
+func (a *analyzer) separatorTypos() bool {
+	s := a.text
+	if a.scheme == "" {
+		// "https//host": a scheme that needs "//", then "//" and a host.
+		for name := range authoritySchemes {
+			if len(s) > len(name)+2 && strings.EqualFold(s[:len(name)], name) && s[len(name):len(name)+2] == "//" && hostAt(s, len(name)+2) {
+				a.add(finding{start: 0, end: len(name) + 2, code: codeSyntax,
+					msg:   fmt.Sprintf(`missing ":" after %s: %s is a relative path, not a url`, strconv.Quote(s[:len(name)]), strconv.Quote(s[:len(name)+2]+"…")),
+					fixes: []fix{{msg: `insert ":" after the scheme`, edits: []edit{{len(name), len(name), ":"}}}}})
+				a.stop = 0
+				return true
+			}
+		}
+		return false
+	}
+	if !authoritySchemes[strings.ToLower(a.scheme)] {
+		return false
+	}
+	p := len(a.scheme)
+	q := p
+	for q < len(s) && (s[q] == ':' || s[q] == '/') {
+		q++
+	}
+	sep := s[p:q]
+	if sep == "://" || !hostAt(s, q) {
+		return false
+	}
+	// "http:host" and "http:///host" are typos only before what is
+	// clearly a host name; "http::" and "http:/" always are.
+	if (sep == ":" || sep == ":///") && !hostLike(s, q) {
+		return false
+	}
+	a.add(finding{start: p, end: q, code: codeSyntax,
+		msg:   fmt.Sprintf("%s after %s: the host must follow %s", strconv.Quote(sep), strconv.Quote(a.scheme), strconv.Quote(a.scheme+"://")),
+		fixes: []fix{{msg: fmt.Sprintf(`replace %s with "://"`, strconv.Quote(sep)), edits: []edit{{p, q, "://"}}}}})
+	a.stop = p
+	return true
+}
+
+// hostAt reports whether a host can start at s[i]: a letter, a digit or "[".
+func hostAt(s string, i int) bool {
+	return i < len(s) && (isAlnum(s[i]) || s[i] == '[')
+}
+
+// hostLike reports whether the text from s[i] to the next "/", "?" or "#"
+// is clearly a host: it holds a "." or is "localhost", with or without a port.
+func hostLike(s string, i int) bool {
+	end := len(s)
+	if k := strings.IndexAny(s[i:], "/?#"); k >= 0 {
+		end = i + k
+	}
+	h := s[i:end]
+	if k := strings.LastIndexByte(h, ':'); k >= 0 && allDigits(h[k+1:]) {
+		h = h[:k]
+	}
+	return strings.EqualFold(h, "localhost") || strings.Contains(h, ".") && !strings.HasSuffix(h, ".")
 }
 
 func allDigits(s string) bool {
@@ -521,7 +707,7 @@ func (a *analyzer) syntax() {
 		r.origin[i] = i
 	}
 	for i := range r.rep {
-		if a.flagged[i] {
+		if a.flagged[i] || a.isMasked(i) {
 			r.rep[i] = repairBytes[0]
 		}
 	}
@@ -548,6 +734,10 @@ func (a *analyzer) syntax() {
 			return
 		}
 		o := min(max(se.Offset, 0), len(r.rep))
+		if t := r.origin[o]; a.atPlaceholder(t) {
+			a.stop = t // what the placeholder stands for decides
+			return
+		}
 		if a.laterForm(r, se, o) {
 			continue
 		}
@@ -635,6 +825,35 @@ func (a *analyzer) laterForm(r *repaired, se *grammar.SyntaxError, o int) bool {
 			r.insert(o, '/')
 			return true
 		}
+		// RFC 3986 §3.2.2: a registered name may end in "." (a fully
+		// qualified domain name); RFC 1738 §3.1's hostname may not.
+		if hs, he := au.hostStart, au.hostEnd; he-hs > 1 && rs[he-1] == '.' && rs[he-2] != '.' && o >= hs && o <= he && rs[hs] != '[' {
+			t0, t1 := r.span(he-1, he)
+			a.add(finding{start: t0, end: t1, code: codeRFC1738Unsafe,
+				msg: fmt.Sprintf(`trailing "." in host name %s: RFC 1738 §3.1 has none (RFC 3986 allows a fully qualified name)`, strconv.Quote(a.text[r.origin[hs]:t1]))})
+			r.remove(he-1, he)
+			return true
+		}
+		// RFC 3986 §3.2.2: a registered name may hold "_"; RFC 1738 §3.1's
+		// hostname is letters, digits and "-" (and so is DNS's preferred
+		// name syntax, RFC 1034 §3.5, but names with "_" resolve).
+		if hs, he := au.hostStart, au.hostEnd; o >= hs && o <= he && hs < he && rs[hs] != '[' && strings.IndexByte(rs[hs:he], '_') >= 0 {
+			first, last := -1, 0
+			for k := hs; k < he; k++ {
+				if rs[k] == '_' {
+					r.rep[k] = '-'
+					if first < 0 {
+						first = k
+					}
+					last = k
+				}
+			}
+			t0, _ := r.span(first, first+1)
+			_, t1 := r.span(last, last+1)
+			a.add(finding{start: t0, end: t1, code: codeRFC1738Unsafe,
+				msg: fmt.Sprintf(`"_" in host name %s: RFC 1738 §3.1 allows letters, digits and "-" (RFC 3986 allows it)`, strconv.Quote(a.text[r.origin[hs]:r.origin[he-1]+1]))})
+			return true
+		}
 		// RFC 3986 §3.2.3: "URI producers and normalizers should omit the
 		// port component and its ":" delimiter if port is empty".
 		if p := au.portStart; p >= 0 && p == au.end && (o == p || o == p-1) {
@@ -679,11 +898,117 @@ func (a *analyzer) laterForm(r *repaired, se *grammar.SyntaxError, o int) bool {
 	return false
 }
 
-// syntaxFinding reports the parse failure at o of the repaired text: the
-// byte where the parse stopped (the last byte at the end of the input), the
-// production chain it was in and what it expected there.
+// legacySchemes are the schemes whose current definition is still RFC 1738's
+// (RFC 4266 for gopher, RFC 4248 for telnet, RFC 4156 for wais, RFC 4157 for
+// prospero restate it; RFC 5538 keeps news and nntp's forms): their paths
+// follow its productions. Their authorities follow RFC 3986 §3.2, which
+// replaced RFC 1738 §3.1's common Internet scheme syntax for every scheme.
+var legacySchemes = map[string]bool{
+	"ftp": true, "gopher": true, "news": true, "nntp": true, "telnet": true, "wais": true, "prospero": true,
+}
+
+// modernVerdict judges the repaired text, which RFC 1738 rejects at o, by the
+// modern syntax (parser.ParseRFC3986). It returns whether that accepts it,
+// and, when it does not, where it fails (nil when the failure at o is a rule
+// of the scheme's own production that still holds, as for an ftp type).
+func (a *analyzer) modernVerdict(rep string, o int) (bool, *grammar.SyntaxError) {
+	_, err := parser.ParseRFC3986(rep, a.relative)
+	if err != nil {
+		var se *grammar.SyntaxError
+		if errors.As(err, &se) {
+			return false, se
+		}
+		return false, nil
+	}
+	sch := strings.ToLower(parser.Scheme(rep))
+	au := parseAuthority(rep, sch)
+	if legacySchemes[sch] && (!au.ok || o < au.start || o >= au.end) {
+		return false, nil
+	}
+	if au.ok && (authoritySchemes[sch] || sch == "") && o >= au.hostStart && o <= au.hostEnd && !dnsName(rep[au.hostStart:au.hostEnd]) {
+		// RFC 3986 §3.2.2: "A registered name intended for lookup in the
+		// DNS uses the syntax defined in Section 3.5 of [RFC1034] and
+		// Section 2.1 of [RFC1123]"; reg-name alone admits far more.
+		return false, nil
+	}
+	return true, nil
+}
+
+// dnsName reports whether host, a registered name (not an IP literal),
+// follows the DNS's preferred name syntax as RFC 1123 §2.1 relaxed it
+// (labels of letters, digits and "-", not starting or ending with "-", at
+// most 63 bytes), with the two liberties names in use take: "_" (service
+// names, RFC 2782, and hosts that resolve with it) and a final "." (a fully
+// qualified name). An IPv4 address is one too.
+func dnsName(host string) bool {
+	if host == "" || host[0] == '[' {
+		return true // an empty host is the grammar's business; IP literals too
+	}
+	host = strings.TrimSuffix(host, ".")
+	labels := strings.Split(host, ".")
+	if top := labels[len(labels)-1]; allDigits(top) && !(len(labels) == 4 && allDigits(strings.Join(labels, ""))) {
+		// RFC 1123 §2.1: "the highest-level component label will be
+		// alphabetic"; all digits, the name is a broken IPv4 address.
+		return false
+	}
+	for _, label := range labels {
+		if label == "" || len(label) > 63 || label[0] == '-' || label[len(label)-1] == '-' {
+			return false
+		}
+		for i := 0; i < len(label); i++ {
+			if b := label[i]; !isAlnum(b) && b != '-' && b != '_' {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// syntaxFinding reports the parse failure at o of the repaired text, as RFC
+// 1738 sees it: the byte where the parse stopped, the production chain it
+// was in and what it expected there. It is an error where the modern syntax
+// rejects the URL too (modernVerdict), at the failure the later of the two
+// parses found; what only RFC 1738 rejects is rfc1738-unsafe.
 func (a *analyzer) syntaxFinding(r *repaired, se *grammar.SyntaxError, o int) {
-	var t0, t1 int
+	rep := string(r.rep)
+	o = refinedOffset(rep, o, se.Expected)
+	t0, t1, msg := a.describeFailure(r, se, o)
+	a.stop = t0
+	accepted, mse := a.modernVerdict(rep, o)
+	if au := parseAuthority(rep, parser.Scheme(rep)); mse != nil && chainHas(mse, "userinfo") && au.at < 0 {
+		// RFC 3986's authority = [ userinfo "@" ] host …: without an "@",
+		// the furthest failure the matcher finds is in the userinfo it
+		// tried first ("h:80a/" fails at "/" for want of an "@"), not where
+		// the URL goes wrong; RFC 1738's failure says that better.
+		mse = nil
+	}
+	if mse != nil {
+		mse.Offset = refinedOffset(rep, min(max(mse.Offset, 0), len(rep)), mse.Expected)
+	}
+	if accepted || mse != nil && mse.Offset > o {
+		a.add(finding{start: t0, end: t1, code: codeRFC1738Unsafe,
+			msg: msg + " (RFC 1738; RFC 3986 allows it)"})
+		if accepted {
+			return
+		}
+		m := min(max(mse.Offset, 0), len(r.rep))
+		if a.atPlaceholder(r.origin[m]) {
+			return
+		}
+		t0, t1, msg = a.describeFailure(r, mse, m)
+	}
+	a.add(finding{start: t0, end: t1, code: codeSyntax, msg: msg})
+}
+
+// describeFailure words the parse failure se at o of the repaired text: the
+// text span of the byte where the parse stopped (the last character at the
+// end of the input) and the message naming it, the production chain and what
+// was expected there.
+func (a *analyzer) describeFailure(r *repaired, se *grammar.SyntaxError, o int) (t0, t1 int, msg string) {
+	expected := grammar.JoinExpected(se.Expected)
+	if rest, ok := literalRest(string(r.rep), o, se.Expected); ok {
+		expected = rest
+	}
 	found := "end of input"
 	if o < len(r.rep) {
 		t0 = r.origin[o]
@@ -709,7 +1034,55 @@ func (a *analyzer) syntaxFinding(r *repaired, se *grammar.SyntaxError, o int) {
 	if where == "" {
 		where = "url"
 	}
-	a.stop = t0
-	a.add(finding{start: t0, end: t1, code: codeSyntax,
-		msg: fmt.Sprintf("unexpected %s in %s: expected %s", found, where, grammar.JoinExpected(se.Expected))})
+	return t0, t1, fmt.Sprintf("unexpected %s in %s: expected %s", found, where, expected)
+}
+
+// refinedOffset moves a failure at o where the only thing expected is a
+// literal (the "file://" and "http://" that start RFC 1738's productions) to
+// where the URL stops matching the literal: "file:PEM" goes wrong at "P",
+// not at "f".
+func refinedOffset(rep string, o int, exp []string) int {
+	lit, ok := onlyLiteral(exp)
+	if !ok {
+		return o
+	}
+	k := 0
+	for k < len(lit) && o+k < len(rep) && lower(rep[o+k]) == lower(lit[k]) {
+		k++
+	}
+	if k == len(lit) {
+		return o
+	}
+	return o + k
+}
+
+// literalRest returns what is still expected at o of a literal the parse
+// expected at an earlier offset (refinedOffset): "//" of "file://".
+func literalRest(rep string, o int, exp []string) (string, bool) {
+	lit, ok := onlyLiteral(exp)
+	if !ok {
+		return "", false
+	}
+	for k := 1; k < len(lit) && k <= o; k++ {
+		if strings.EqualFold(rep[o-k:o], lit[:k]) {
+			return strconv.Quote(lit[k:]), true
+		}
+	}
+	return "", false
+}
+
+// onlyLiteral returns the literal when exp expects exactly one.
+func onlyLiteral(exp []string) (string, bool) {
+	if len(exp) != 1 || len(exp[0]) < 3 || exp[0][0] != '"' {
+		return "", false
+	}
+	lit, err := strconv.Unquote(exp[0])
+	return lit, err == nil
+}
+
+func lower(b byte) byte {
+	if 'A' <= b && b <= 'Z' {
+		return b + 'a' - 'A'
+	}
+	return b
 }

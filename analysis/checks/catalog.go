@@ -28,6 +28,7 @@ const (
 	codeSyntax          = "syntax"
 	codeSchemeCase      = "scheme-case"
 	codeUnknownScheme   = "unknown-scheme"
+	codeSchemeTypo      = "scheme-typo"
 	codeReservedScheme  = "reserved-scheme"
 	codePortRange       = "port-range"
 	codeHostRange       = "host-range"
@@ -54,21 +55,21 @@ var Catalog = []Code{
 	{
 		Name:     codeRFC1738Unsafe,
 		Summary:  "a form RFC 1738 forbids that later RFCs made legal",
-		Doc:      `RFC 1738 forbids some forms that later RFCs allow: "~" anywhere (RFC 1738 §2.2 lists it as unsafe; RFC 3986 §2.3 made it unreserved), an IPv6 literal host in "[ ]" (RFC 2732, RFC 3986 §3.2.2), "/" or "?" in a search part (RFC 1738 §3.3 reserves them there; RFC 3986 §3.4 allows them in a query), a user name or password in an http or https URL (RFC 1738 §3.3 has none; RFC 3986 §3.2.1 allows and deprecates them), a search part right after the host with no "/" before the "?" (RFC 1738 §3.3; RFC 3986 §3.3 allows an empty path) and an empty port after ":" (RFC 3986 §3.2.3). Modern software accepts them; programs that follow RFC 1738 do not. Encode "~" as "%7E"; the other forms have no RFC 1738 equivalent.`,
-		Severity: Warning,
+		Doc:      `RFC 1738 forbids some forms that later RFCs allow: "~" anywhere (RFC 1738 §2.2 lists it as unsafe; RFC 3986 §2.3 made it unreserved), an IPv6 literal host in "[ ]" (RFC 2732, RFC 3986 §3.2.2), "/" or "?" in a search part (RFC 1738 §3.3 reserves them there; RFC 3986 §3.4 allows them in a query), a user name or password in an http or https URL (RFC 1738 §3.3 has none; RFC 3986 §3.2.1 allows and deprecates them), a search part right after the host with no "/" before the "?" (RFC 1738 §3.3; RFC 3986 §3.3 allows an empty path) and an empty port after ":" (RFC 3986 §3.2.3). Any other part of a URL that RFC 1738's production for its scheme rejects and RFC 3986 (with the scheme's current definition: RFC 9110 for http and https, RFC 8089 for file) accepts is reported here too, e.g. a host name with a trailing "." or a "_". Modern software accepts them; programs that follow RFC 1738 do not, so this is information unless you ask for RFC 1738 strictness ("strict"). Encode "~" as "%7E"; the other forms have no RFC 1738 equivalent.`,
+		Severity: Information,
 		Strict:   Error,
 	},
 	{
 		Name:     codeNonASCII,
 		Summary:  "a non-ASCII character (an IRI)",
-		Doc:      `URLs are written in a subset of US-ASCII (RFC 1738 §2.2: "URLs are written only with the graphic printable characters of the US-ASCII coded character set"). A non-ASCII character makes the URL an IRI (RFC 3987), which programs that expect a URL may reject or encode differently. Percent-encode the character's UTF-8 bytes, e.g. "é" as "%C3%A9"; in a host name, where escapes are not allowed, convert the label to punycode (RFC 3492, IDNA), e.g. "bücher" as "xn--bcher-kva".`,
-		Severity: Warning,
+		Doc:      `URLs are written in a subset of US-ASCII (RFC 1738 §2.2: "URLs are written only with the graphic printable characters of the US-ASCII coded character set"). A non-ASCII character makes the URL an IRI (RFC 3987), which programs that expect a URL may reject or encode differently. Percent-encode the character's UTF-8 bytes, e.g. "é" as "%C3%A9"; in a host name, where escapes are not allowed, convert the label to punycode (RFC 3492, IDNA), e.g. "bücher" as "xn--bcher-kva". Browsers and most modern software accept IRIs, so this is information unless you ask for RFC 1738 strictness ("strict").`,
+		Severity: Information,
 		Strict:   Error,
 	},
 	{
 		Name:     codeSyntax,
 		Summary:  "the URL does not match its scheme's production",
-		Doc:      `The scheme selects a production of RFC 1738 §5 (httpurl, ftpurl, newsurl, …; https uses the http syntax per RFC 2818 §2.4; other schemes genericurl) and a relative reference uses RFC 1808 §2.2 relativeURL. The URL does not match it: the message names the production and what it expected at the first byte that does not fit, e.g. a host name label ending in "-", an ftptype other than a, i or d, an nntp article number that is not digits or a telnet URL with a path. Rewrite that part by the production's definition (the hover shows it).`,
+		Doc:      `The scheme selects a production of RFC 1738 §5 (httpurl, ftpurl, newsurl, …; https uses the http syntax per RFC 2818 §2.4; other schemes genericurl) and a relative reference uses RFC 1808 §2.2 relativeURL. The URL does not match it: the message names the production and what it expected at the first byte that does not fit, e.g. a host name label ending in "-", an ftptype other than a, i or d, an nntp article number that is not digits or a telnet URL with a path. It is an error only where the modern syntax rejects the URL too: RFC 3986 with the scheme's current definition (RFC 9110 §4.2 for http and https, RFC 8089 for file; RFC 1738 itself for ftp, gopher, news, nntp, telnet, wais and prospero, whose definitions were never replaced); what RFC 3986 accepts and only RFC 1738 rejects is rfc1738-unsafe. A misspelt "://" ("http:/host", "http::host", "https//host") is reported as such, with a fix. Rewrite that part by the production's definition (the hover shows it).`,
 		Severity: Error,
 		Strict:   Error,
 	},
@@ -81,10 +82,17 @@ var Catalog = []Code{
 	},
 	{
 		Name:     codeUnknownScheme,
-		Summary:  "no grammar for the scheme; checked as genericurl",
-		Doc:      `RFC 1738 §5 gives a syntax to http, ftp, news, nntp, telnet, gopher, wais, mailto, file and prospero (and RFC 2818 to https); any other scheme is checked only against the generic form "genericurl = scheme ":" schemepart" (RFC 1738 §2.1), which accepts nearly anything made of URL characters. Check the spelling of the scheme; if it is right, nothing is wrong.`,
+		Summary:  "a scheme neither registered nor in wide use; checked as genericurl",
+		Doc:      `The scheme is not in the IANA URI scheme registry (RFC 7595; the copy urlls embeds, with its date) nor in urlls's list of unregistered schemes in wide use (git+ssh, postgres, s3, …), and it is not a near miss of a common scheme (scheme-typo). A registered scheme without a grammar in RFC 1738 §5 (data, urn, tel, …) is not reported. An unknown scheme's URL is checked only against the generic form "genericurl = scheme ":" schemepart" (RFC 1738 §2.1), which accepts nearly anything made of URL characters. Check the spelling of the scheme; if it is right, nothing is wrong.`,
 		Severity: Information,
 		Strict:   Information,
+	},
+	{
+		Name:     codeSchemeTypo,
+		Summary:  "a misspelt common scheme",
+		Doc:      `The scheme is not in the IANA URI scheme registry nor in wide use, and it is one edit away from http, https, mailto, ftp or file (two for https and mailto): a letter added, dropped, changed or two swapped, as in "htps", "hhttps", "htttp" or "mailt". No program knows what to do with it, so the link is broken. Replace it with the scheme it misspells (the fix does). Defanged URLs ("hxxp", "hxxps"), which security writing uses on purpose, are not reported.`,
+		Severity: Error,
+		Strict:   Error,
 	},
 	{
 		Name:     codeReservedScheme,

@@ -150,10 +150,14 @@ func TestCodes(t *testing.T) {
 			{codeUnsafeChar, 14, "{|}", `unsafe characters "{|}": no URL grammar allows them unencoded`, "http://x.com/a%7B%7C%7Db"}}},
 		{name: "unsafe/each", url: `http://x.com/"<>\^` + "`" + "\t\x7f", want: []got{
 			{codeUnsafeChar, 13, `"<>\^` + "`\t\x7f", `unsafe characters "\"<>\\^` + "`" + `\t\x7f": no URL grammar allows them unencoded`, "http://x.com/%22%3C%3E%5C%5E%60%09%7F"}}},
-		{name: "unsafe/brace-partner", url: "http://x.com/a{b}c{d", want: []got{
-			{codeUnsafeChar, 14, "{", `unsafe character "{": no URL grammar allows it unencoded`, "http://x.com/a%7Bb%7Dc{d"},
-			{codeUnsafeChar, 16, "}", `unsafe character "}": no URL grammar allows it unencoded`, "http://x.com/a{b%7Dc{d"},
-			{codeUnsafeChar, 18, "{", `unsafe character "{": no URL grammar allows it unencoded`, "http://x.com/a{b}c%7Bd"}}},
+		{name: "unsafe/brace-partner", url: "http://x.com/a{b!}c", want: []got{
+			{codeUnsafeChar, 14, "{b!}", `2 unsafe characters "{" and "}": no URL grammar allows them unencoded`, "http://x.com/a%7Bb!%7Dc"}}},
+		{name: "unsafe/brace-partner-alone", url: "http://x.com/a{b!c", want: []got{
+			{codeUnsafeChar, 14, "{", `unsafe character "{": no URL grammar allows it unencoded`, "http://x.com/a%7Bb!c"}}},
+		{name: "unsafe/merged", url: "http://x.com/a|b|c d|e", want: []got{
+			{codeUnsafeChar, 14, "|b|c d|", `4 unsafe characters "|" and " ": no URL grammar allows them unencoded`, "http://x.com/a%7Cb%7Cc%20d%7Ce"}}},
+		{name: "unsafe/merged-partly-fixable", url: "http://a b.com/c|d", want: []got{
+			{codeUnsafeChar, 8, " b.com/c|", `2 unsafe characters " " and "|": no URL grammar allows them unencoded`, ""}}},
 		{name: "unsafe/in-host-no-fix", url: "http://a b.com/", want: []got{
 			{codeUnsafeChar, 8, " ", `unsafe character " ": no URL grammar allows it unencoded`, ""}}},
 		{name: "unsafe/in-port-no-fix", url: "http://x.com:8 0/", want: []got{
@@ -203,7 +207,7 @@ func TestCodes(t *testing.T) {
 			{codeNonASCII, 8, "ünchen-ö", `non-ascii host name label "münchen-ö": host names are US-ASCII (RFC 1738 §3.1)`, "http://xn--mnchen--g1a1c.de/"}}},
 
 		{name: "non-ascii/host-label-not-ldh", url: "http://a_ü.de/", want: []got{
-			{codeSyntax, 8, "_", `unexpected "_" in httpurl › hostport › host › hostname › domainlabel: expected ".", alphadigit, "-", ":", "/" or end of input`, ""},
+			{codeRFC1738Unsafe, 8, "_", `"_" in host name "a_ü.de": RFC 1738 §3.1 allows letters, digits and "-" (RFC 3986 allows it)`, ""},
 			{codeNonASCII, 9, "ü", `non-ascii host name label "a_ü": host names are US-ASCII (RFC 1738 §3.1)`, ""}}},
 
 		// syntax
@@ -235,17 +239,48 @@ func TestCodes(t *testing.T) {
 
 		// unknown-scheme, reserved-scheme
 		{name: "unknown-scheme", url: "foo:bar", want: []got{
-			{codeUnknownScheme, 0, "foo", `no grammar for scheme "foo"; checked as genericurl`, ""}}},
-		{name: "unknown-scheme/upper", url: "URN:isbn:0451450523", want: []got{
-			{codeSchemeCase, 0, "URN", `scheme "URN" is not lower case`, "urn:isbn:0451450523"},
-			{codeUnknownScheme, 0, "URN", `no grammar for scheme "urn"; checked as genericurl`, ""}}},
+			{codeUnknownScheme, 0, "foo", `unregistered scheme "foo"; checked as genericurl`, ""}}},
+		{name: "unknown-scheme/upper", url: "FOO:isbn:0451450523", want: []got{
+			{codeSchemeCase, 0, "FOO", `scheme "FOO" is not lower case`, "foo:isbn:0451450523"},
+			{codeUnknownScheme, 0, "FOO", `unregistered scheme "foo"; checked as genericurl`, ""}}},
+		{name: "unknown-scheme/registered", url: "urn:isbn:0451450523", want: nil},
+		{name: "unknown-scheme/registered-upper", url: "URN:isbn:0451450523", want: []got{
+			{codeSchemeCase, 0, "URN", `scheme "URN" is not lower case`, "urn:isbn:0451450523"}}},
+
+		// scheme-typo
+		{name: "scheme-typo/htps", url: "htps://x.com/", want: []got{
+			{codeSchemeTypo, 0, "htps", `unknown scheme "htps": a misspelt "https"?`, "https://x.com/"}}},
+		{name: "scheme-typo/hhttps-upper", url: "HHTTPS://x.com/", want: []got{
+			{codeSchemeTypo, 0, "HHTTPS", `unknown scheme "HHTTPS": a misspelt "https"?`, "https://x.com/"}}},
+		{name: "scheme-typo/mailt", url: "mailt:a@b.com", want: []got{
+			{codeSchemeTypo, 0, "mailt", `unknown scheme "mailt": a misspelt "mailto"?`, "mailto:a@b.com"}}},
+		{name: "scheme-typo/defanged", url: "hxxps://x.com/", want: []got{
+			{codeUnknownScheme, 0, "hxxps", `unregistered scheme "hxxps"; checked as genericurl`, ""}}},
+
+		// the "://" misspelt
+		{name: "separator/double-colon", url: "http::x.com/a", want: []got{
+			{codeSyntax, 4, "::", `"::" after "http": the host must follow "http://"`, "http://x.com/a"}}},
+		{name: "separator/one-slash", url: "https:/x.com/a", want: []got{
+			{codeSyntax, 5, ":/", `":/" after "https": the host must follow "https://"`, "https://x.com/a"}}},
+		{name: "separator/no-slash-host", url: "http:x.com", want: []got{
+			{codeSyntax, 4, ":", `":" after "http": the host must follow "http://"`, "http://x.com"}}},
+		{name: "separator/no-slash-not-host", url: "http:foo", want: []got{
+			{codeSyntax, 5, "f", `unexpected "f" in httpurl: expected "//"`, ""}}},
+		{name: "separator/three-slashes", url: "http:///x.com/a", want: []got{
+			{codeSyntax, 4, ":///", `":///" after "http": the host must follow "http://"`, "http://x.com/a"}}},
+		{name: "separator/file-one-slash", url: "file:/etc/hosts", want: []got{
+			{codeRFC1738Unsafe, 6, "e", `unexpected "e" in fileurl: expected "/" (RFC 1738; RFC 3986 allows it)`, ""}}},
+		{name: "separator/no-colon-relative", url: "https//x.com/a", relative: true, want: []got{
+			{codeSyntax, 0, "https//", `missing ":" after "https": "https//…" is a relative path, not a url`, "https://x.com/a"}}},
+		{name: "separator/no-colon", url: "http//x.com/a", want: []got{
+			{codeSyntax, 0, "http//", `missing ":" after "http": "http//…" is a relative path, not a url`, "http://x.com/a"}}},
 		{name: "unknown-scheme/syntax", url: "foo:a#b#c", want: []got{
-			{codeUnknownScheme, 0, "foo", `no grammar for scheme "foo"; checked as genericurl`, ""},
+			{codeUnknownScheme, 0, "foo", `unregistered scheme "foo"; checked as genericurl`, ""},
 			{codeSyntax, 7, "#", `unexpected "#" in fragment: expected unreserved, reserved, escape or end of input`, ""}}},
 		{name: "reserved-scheme", url: "afs://x.com/y", want: []got{
 			{codeReservedScheme, 0, "afs", `scheme "afs" is reserved by RFC 1738 §4 without a syntax; checked as genericurl`, ""}}},
 		{name: "reserved-scheme/z39.50", url: "z39.50s://x.com/y", want: []got{
-			{codeUnknownScheme, 0, "z39.50s", `no grammar for scheme "z39.50s"; checked as genericurl`, ""}}},
+			{codeUnknownScheme, 0, "z39.50s", `unregistered scheme "z39.50s"; checked as genericurl`, ""}}},
 		{name: "reserved-scheme/mid", url: "mid:12345@example.com", want: []got{
 			{codeReservedScheme, 0, "mid", `scheme "mid" is reserved by RFC 1738 §4 without a syntax; checked as genericurl`, ""}}},
 
@@ -258,8 +293,7 @@ func TestCodes(t *testing.T) {
 		{name: "host-range", url: "http://10.0.300.1/", want: []got{
 			{codeHostRange, 12, "300", "host number part 300 is above 255", ""}}},
 		{name: "host-range/two", url: "http://256.1.1.999:80/", want: []got{
-			{codeHostRange, 7, "256", "host number part 256 is above 255", ""},
-			{codeHostRange, 15, "999", "host number part 999 is above 255", ""}}},
+			{codeHostRange, 7, "256.1.1.999", "host number part 256 is above 255; host number part 999 is above 255", ""}}},
 		{name: "host-range/not-four", url: "http://1.2.300/", want: []got{
 			{codeSyntax, 14, "/", `unexpected "/" in httpurl › hostport › host › hostname › domainlabel: expected alphadigit, "-", "." or digit`, ""}}},
 
@@ -373,7 +407,7 @@ func wrapped(doc []byte, start, end int) scan.Candidate {
 
 func TestCatalog(t *testing.T) {
 	want := []string{"bad-escape", "unsafe-char", "rfc1738-unsafe", "non-ascii", "syntax", "scheme-case",
-		"unknown-scheme", "reserved-scheme", "port-range", "host-range", "credentials", "redundant-escape"}
+		"unknown-scheme", "scheme-typo", "reserved-scheme", "port-range", "host-range", "credentials", "redundant-escape"}
 	var names []string
 	for _, c := range Catalog {
 		names = append(names, c.Name)
@@ -394,9 +428,9 @@ func TestCatalog(t *testing.T) {
 		t.Error("Lookup(nope) found something")
 	}
 	sev := map[string][2]Severity{
-		"bad-escape": {Error, Error}, "unsafe-char": {Error, Error}, "rfc1738-unsafe": {Warning, Error},
-		"non-ascii": {Warning, Error}, "syntax": {Error, Error}, "scheme-case": {Hint, Error},
-		"unknown-scheme": {Information, Information}, "reserved-scheme": {Information, Information},
+		"bad-escape": {Error, Error}, "unsafe-char": {Error, Error}, "rfc1738-unsafe": {Information, Error},
+		"non-ascii": {Information, Error}, "syntax": {Error, Error}, "scheme-case": {Hint, Error},
+		"unknown-scheme": {Information, Information}, "scheme-typo": {Error, Error}, "reserved-scheme": {Information, Information},
 		"port-range": {Error, Error}, "host-range": {Error, Error}, "credentials": {Warning, Warning},
 		"redundant-escape": {Hint, Hint},
 	}

@@ -173,7 +173,9 @@ func mapDocBack(p int, edits []TextEdit) int {
 func existed(before []Diagnostic, g Diagnostic, edits []TextEdit) bool {
 	start, end := mapDocBack(g.Start, edits), mapDocBack(g.End, edits)
 	for _, b := range before {
-		if b.Code == g.Code && (b.Start == start || b.End == end && b.Message == g.Message) {
+		// The findings of one code in a URL are merged into one (merge):
+		// what is left of them after a fix lies inside the span they had.
+		if b.Code == g.Code && (b.Start == start || b.End == end && b.Message == g.Message || b.Start <= start && end <= b.End) {
 			return true
 		}
 	}

@@ -76,56 +76,70 @@ type place struct {
 	start int
 }
 
-// check analyzes text and keeps the fixes that pass verify.
+// check analyzes text, keeps the fixes that pass verify, and merges the
+// findings of each code into one (merge).
 func check(text string, relative bool) []finding {
 	fs, stop := analyze(text, relative)
 	before := make(map[place]bool, len(fs))
 	for _, f := range fs {
 		before[place{f.code, f.start}] = true
 	}
-	budget := verifyBudget
+	v := verifier{text: text, relative: relative, stop: stop, before: before, budget: verifyBudget}
 	for i := range fs {
 		var kept []fix
 		for _, fx := range fs[i].fixes {
-			if budget -= len(text) + 16; budget < 0 {
-				break
-			}
-			if verify(text, relative, stop, before, fs[i], fx) {
+			if v.verify([]place{{fs[i].code, fs[i].start}}, fx.edits) {
 				kept = append(kept, fx)
 			}
 		}
 		fs[i].fixes = kept
 	}
-	return fs
+	return merge(fs, &v)
 }
 
-// verify applies fx to text and checks again: the fix must remove its
-// finding and introduce no violation, a finding of a code that is an error
-// by default or under strict mode that was not there (same code, same
-// place) before. It is what keeps, say, percent-encoding a space in a host
-// name, where escapes are not allowed either, from being offered.
+// verifier checks fixes of one URL against what analyze found before.
+type verifier struct {
+	text     string
+	relative bool
+	stop     int            // where the syntax parse stopped
+	before   map[place]bool // the findings before any fix
+	budget   int            // bytes left to re-check (verifyBudget)
+}
+
+// verify applies the edits of a fix to the text and checks again: the fix
+// must remove the findings it fixes (gone: same code, same place) and
+// introduce no violation, a finding of a code that is an error by default or
+// under strict mode that was not there before. It is what keeps, say,
+// percent-encoding a space in a host name, where escapes are not allowed
+// either, from being offered. A fix past the budget is not verified, so not
+// offered.
 //
 // The syntax parse stopped at stop, and sees no further after the fix
 // either: there an escape the fix writes is judged by escapeAllowed, or a
 // fix behind a syntax error would look harmless whatever it wrote, and
 // fixing the syntax error would reveal the damage.
-func verify(text string, relative bool, stop int, before map[place]bool, f finding, fx fix) bool {
-	for _, e := range fx.edits {
-		if e.start >= stop && strings.Contains(e.text, "%") && !escapeAllowed(text, e.start) {
+func (v *verifier) verify(gone []place, edits []edit) bool {
+	if v.budget -= len(v.text) + 16; v.budget < 0 {
+		return false
+	}
+	for _, e := range edits {
+		if e.start >= v.stop && strings.Contains(e.text, "%") && !escapeAllowed(v.text, e.start) {
 			return false
 		}
 	}
-	fixed, ok := applyEdits(text, fx.edits)
+	fixed, ok := applyEdits(v.text, edits)
 	if !ok {
 		return false
 	}
-	after, _ := analyze(fixed, relative)
+	after, _ := analyze(fixed, v.relative)
 	for _, g := range after {
-		at := mapBack(g.start, fx.edits)
-		if g.code == f.code && at == f.start {
-			return false
+		at := mapBack(g.start, edits)
+		for _, p := range gone {
+			if g.code == p.code && at == p.start {
+				return false
+			}
 		}
-		if violation(g.code) && !before[place{g.code, at}] {
+		if violation(g.code) && !v.before[place{g.code, at}] {
 			return false
 		}
 	}

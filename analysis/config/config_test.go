@@ -45,7 +45,7 @@ func TestParseErrors(t *testing.T) {
 
 func TestLevelAndStrict(t *testing.T) {
 	var c Config
-	if got := c.Level("rfc1738-unsafe"); got.Severity != checks.Warning {
+	if got := c.Level("rfc1738-unsafe"); got.Severity != checks.Information {
 		t.Errorf("default rfc1738-unsafe = %v", got)
 	}
 	c.Strict = true

@@ -21,8 +21,9 @@ type Span struct{ Start, End int }
 //     varspec) "}" ("{id}", "{/path*}", "{?q,lang}", "{var:3}");
 //   - placeholder segments "<user>", "<your-repo>", "<API key>": "<", a
 //     letter, then letters, digits, "_", "-", "." or spaces, then ">";
-//   - printf and Python format verbs where they are not an escape ("%s",
-//     "%d" before a non-hex byte, "%v", "%(name)s", "%1$s").
+//   - printf and Python format verbs where they are not an escape and end a
+//     word ("%s", "%d/", "%v", "%(name)s", "%1$s"; not "100%done", a bad
+//     escape).
 //
 // It runs in time linear in len(s): every search is bounded by the end of s
 // or by a short fixed limit, and the scan resumes after each span.
@@ -242,6 +243,10 @@ func formatVerb(s string, i int) (int, bool) {
 	}
 	switch s[k] {
 	case 's', 'd', 'v', 'q', 'i', 'u', 'x', 'f':
+		// "100%done" is a bad escape, not a verb: a verb ends a word.
+		if k+1 < len(s) && isWordByte(s[k+1]) {
+			return 0, false
+		}
 		return k + 1, true
 	}
 	return 0, false

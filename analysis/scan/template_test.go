@@ -34,6 +34,7 @@ func TestPlaceholders(t *testing.T) {
 		{"printf", "https://x/[%s]/[%d]?q=[%(name)s]&r=[%1$s]"},
 		{"escape is not a verb", "https://x/%de%20"},
 		{"bad escape is not a verb", "https://x/%zz%2"},
+		{"verb must end a word", "https://x/100%done%sure"},
 		{"plain", "https://example.com/a?b=c#d"},
 		{"brace alone", "https://x/{a b}"},
 		{"dollar digit", "https://x/$1"},

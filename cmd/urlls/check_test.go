@@ -59,7 +59,7 @@ func TestCheckText(t *testing.T) {
 	for _, want := range []string{
 		"a.md:2:24: error: ",
 		"[bad-escape]",
-		"b.txt:1:26: warning: ",
+		"b.txt:1:26: information: ",
 		"[rfc1738-unsafe]",
 		"sub/deeper/c.markdown:1:5: error: ", // scheme-case raised to error by .urlls.json
 		"sub/deeper/d.unknownext:1:21: error: ",
@@ -88,7 +88,8 @@ func TestCheckText(t *testing.T) {
 func TestCheckExitCodes(t *testing.T) {
 	dir := writeFiles(t, map[string]string{
 		"clean.md":        "http://example.org/\n",
-		"warn.md":         "http://example.org/~x\n",
+		"warn.md":         "ftp://user:secret@example.org/\n",
+		"tilde.md":        "http://example.org/~x\n",
 		"error.md":        "http://example.org/%zz\n",
 		"bad/.urlls.json": "{\"strict\": 1}",
 		"bad/x.md":        "http://example.org/%zz\n",
@@ -103,7 +104,8 @@ func TestCheckExitCodes(t *testing.T) {
 	}{
 		{"clean", []string{p("clean.md")}, 0, "", func(s string) bool { return s == "" }},
 		{"warnings only", []string{p("warn.md")}, 0, "", func(s string) bool { return strings.Contains(s, "warning") }},
-		{"strict makes warnings errors", []string{"--strict", p("warn.md")}, 1, "", func(s string) bool { return strings.Contains(s, "error: ") }},
+		{"information only", []string{p("tilde.md")}, 0, "", func(s string) bool { return strings.Contains(s, "information: ") }},
+		{"strict makes RFC 1738 violations errors", []string{"--strict", p("tilde.md")}, 1, "", func(s string) bool { return strings.Contains(s, "error: ") }},
 		{"errors", []string{p("error.md")}, 1, "", nil},
 		{"missing file, others still checked", []string{p("nope.md"), p("error.md")}, 2, "nope.md: no such file or directory", func(s string) bool { return strings.Contains(s, "error.md") }},
 		{"bad configuration is located", []string{p("bad/x.md"), p("clean.md")}, 2, `.urlls.json:1:2: "strict" must be true or false`, nil},
@@ -238,7 +240,7 @@ func TestCheckSARIF(t *testing.T) {
 			t.Errorf("result %s at line %d", r.RuleID, r.Locations[0].PhysicalLocation.Region.StartLine)
 		}
 	}
-	if levels["bad-escape"] != "error" || levels["rfc1738-unsafe"] != "warning" {
+	if levels["bad-escape"] != "error" || levels["rfc1738-unsafe"] != "note" {
 		t.Errorf("levels %v", levels)
 	}
 	if !strings.Contains(out, `"uri": "stdin"`) {
@@ -263,7 +265,7 @@ func TestArtifactURI(t *testing.T) {
 func TestCheckGitHub(t *testing.T) {
 	out, _, _ := urllsIn(t, "x\nhttp://example.org/%zz, http://example.org/~x\n", "check", "--format", "github", "-")
 	lines := strings.Split(strings.TrimSpace(out), "\n")
-	if len(lines) != 2 || !strings.HasPrefix(lines[0], "::error file=<stdin>,line=2,col=") || !strings.HasPrefix(lines[1], "::warning ") {
+	if len(lines) != 2 || !strings.HasPrefix(lines[0], "::error file=<stdin>,line=2,col=") || !strings.HasPrefix(lines[1], "::notice ") {
 		t.Errorf("annotations:\n%s", out)
 	}
 	for _, l := range lines {

@@ -1,0 +1,169 @@
+package checks
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// merge makes one finding of each code of one URL (the issue a writer fixes
+// is "this URL has unsafe characters", not each of ten "|"): its span runs
+// from the first occurrence to the last, its message names what the
+// occurrences hold, and its fix, when every occurrence has one and their
+// union passes verify, fixes them all. A code with one occurrence is kept as
+// it is. The findings stay in text order of their starts.
+func merge(fs []finding, v *verifier) []finding {
+	if len(fs) < 2 {
+		return fs
+	}
+	groups := map[string][]finding{}
+	var order []string
+	for _, f := range fs {
+		if _, ok := groups[f.code]; !ok {
+			order = append(order, f.code)
+		}
+		groups[f.code] = append(groups[f.code], f)
+	}
+	if len(order) == len(fs) {
+		return fs
+	}
+	out := make([]finding, 0, len(order))
+	for _, code := range order {
+		g := groups[code]
+		if len(g) == 1 {
+			out = append(out, g[0])
+			continue
+		}
+		m := finding{start: g[0].start, end: g[0].end, code: code, msg: mergedMessage(v.text, g)}
+		for _, f := range g[1:] {
+			m.start = min(m.start, f.start)
+			m.end = max(m.end, f.end)
+		}
+		if edits, ok := unionOfFixes(g); ok {
+			gone := make([]place, len(g))
+			for i, f := range g {
+				gone[i] = place{f.code, f.start}
+			}
+			if v.verify(gone, edits) {
+				m.fixes = []fix{{msg: mergedFixMessage(g), edits: edits}}
+			}
+		}
+		out = append(out, m)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].start < out[j].start })
+	return out
+}
+
+// unionOfFixes returns the edits of the preferred fixes of all of g, in text
+// order, an edit two fixes share taken once (the "}" a "{" fix encodes too);
+// it fails when an occurrence has no fix or two edits overlap otherwise.
+func unionOfFixes(g []finding) ([]edit, bool) {
+	var edits []edit
+	for _, f := range g {
+		if len(f.fixes) == 0 {
+			return nil, false
+		}
+		edits = append(edits, f.fixes[0].edits...)
+	}
+	sort.SliceStable(edits, func(i, j int) bool { return edits[i].start < edits[j].start })
+	out := edits[:0]
+	for _, e := range edits {
+		if n := len(out); n > 0 {
+			last := out[n-1]
+			if e == last {
+				continue
+			}
+			if e.start < last.end || e.start == last.start {
+				return nil, false
+			}
+		}
+		out = append(out, e)
+	}
+	return out, true
+}
+
+// mergedMessage words the occurrences g of one code in text.
+func mergedMessage(text string, g []finding) string {
+	switch g[0].code {
+	case codeUnsafeChar:
+		chars, n := distinctChars(text, g)
+		return fmt.Sprintf("%d unsafe characters %s: no URL grammar allows them unencoded", n, chars)
+	case codeBadEscape:
+		var quoted []string
+		for _, f := range g {
+			quoted = append(quoted, strconv.Quote(text[f.start:f.end]))
+		}
+		return fmt.Sprintf(`%d bad escapes %s: "%%" must be followed by two hex digits`, len(g), joinList(dedupe(quoted)))
+	}
+	// Any other code: its distinct messages, and how many places they are.
+	var msgs []string
+	for _, f := range g {
+		msgs = append(msgs, f.msg)
+	}
+	d := dedupe(msgs)
+	msg := strings.Join(d, "; ")
+	if len(d) < len(g) {
+		msg += fmt.Sprintf(" (%d places)", len(g))
+	}
+	return msg
+}
+
+// mergedFixMessage words the union of the fixes of g.
+func mergedFixMessage(g []finding) string {
+	switch g[0].code {
+	case codeUnsafeChar:
+		return "percent-encode the unsafe characters"
+	case codeBadEscape:
+		return `encode each "%" that starts no escape as %25`
+	case codeNonASCII:
+		return "percent-encode the non-ascii characters"
+	}
+	var msgs []string
+	for _, f := range g {
+		msgs = append(msgs, f.fixes[0].msg)
+	}
+	return strings.Join(dedupe(msgs), "; ")
+}
+
+// distinctChars lists the distinct characters the spans of g cover, quoted,
+// and counts them all.
+func distinctChars(text string, g []finding) (string, int) {
+	var seen []string
+	n := 0
+	for _, f := range g {
+		for _, r := range text[f.start:f.end] {
+			n++
+			seen = append(seen, strconv.Quote(string(r)))
+		}
+	}
+	return joinList(dedupe(seen)), n
+}
+
+// dedupe drops repeated strings, keeping the first of each.
+func dedupe(xs []string) []string {
+	seen := map[string]bool{}
+	out := xs[:0:0]
+	for _, x := range xs {
+		if !seen[x] {
+			seen[x] = true
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// joinList renders "a", "a and b", "a, b and c", and cuts a long list.
+func joinList(xs []string) string {
+	const most = 6
+	if len(xs) > most {
+		xs = append(xs[:most:most], fmt.Sprintf("%d more", len(xs)-most))
+	}
+	switch len(xs) {
+	case 1:
+		return xs[0]
+	case 2:
+		return xs[0] + " and " + xs[1]
+	}
+	return strings.Join(xs[:len(xs)-1], ", ") + " and " + xs[len(xs)-1]
+}

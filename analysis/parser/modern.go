@@ -1,0 +1,81 @@
+package parser
+
+import (
+	"strings"
+
+	"github.com/urlls/urlls/analysis/grammar"
+)
+
+// The rules of the modern syntax: RFC 3986 and the current definitions of
+// the schemes that have one in grammar rfc3986.
+var (
+	rule3986URI         = grammar.MustRule("rfc3986", "URI")
+	rule3986RelativeRef = grammar.MustRule("rfc3986", "relative-ref")
+	rule3986Fragment    = grammar.MustRule("rfc3986", "fragment")
+	rule3986Host        = grammar.MustRule("rfc3986", "host")
+	modernStartRules    = map[string]*grammar.Rule{
+		"http":  grammar.MustRule("rfc3986", "http-URI"),  // RFC 9110 §4.2.1
+		"https": grammar.MustRule("rfc3986", "https-URI"), // RFC 9110 §4.2.2
+		"file":  grammar.MustRule("rfc3986", "file-URI"),  // RFC 8089 §2
+	}
+)
+
+// ParseRFC3986 parses input by the modern syntax: an http, https or file URL
+// by its scheme's current definition (RFC 9110 §4.2, RFC 8089 §2), any other
+// absolute URI by RFC 3986 §3 URI, and, when relative is set, a reference
+// without a scheme by RFC 3986 §4.2 relative-ref. A fragment follows RFC 3986
+// §3.5. The error, when there is one, is a *grammar.SyntaxError.
+//
+// It uses the general matcher: the checks call it only for the URLs RFC 1738
+// rejects, to tell what only RFC 1738 forbids from what every grammar does.
+func ParseRFC3986(input string, relative bool) (*grammar.Tree, error) {
+	scheme := strings.ToLower(Scheme(input))
+	start, ok := modernStartRules[scheme]
+	if !ok {
+		start = rule3986URI
+		if scheme == "" && relative {
+			start = rule3986RelativeRef
+		}
+		t, err := start.Match(input)
+		if err != nil {
+			return nil, err
+		}
+		return t, nil
+	}
+	body := input
+	hash := strings.IndexByte(input, '#')
+	if hash >= 0 {
+		body = input[:hash]
+	}
+	t, err := start.Match(body)
+	if err != nil {
+		err.Input = input
+		return nil, err
+	}
+	if scheme == "http" || scheme == "https" {
+		// RFC 9110 §4.2.1: "A sender MUST NOT generate an "http" URI with
+		// an empty host identifier."
+		if h, ok := nodeOf(t, rule3986Host); ok && h.Start == h.End {
+			return nil, &grammar.SyntaxError{Input: input, Offset: int(h.Start), Rule: rule3986Host,
+				Chain: []*grammar.Rule{start, rule3986Host}, Expected: []string{"host"}}
+		}
+	}
+	if hash >= 0 {
+		if _, err := rule3986Fragment.Match(input[hash+1:]); err != nil {
+			err.Input = input
+			err.Offset += hash + 1
+			return nil, err
+		}
+	}
+	return t, nil
+}
+
+// nodeOf returns the first node of t for rule r.
+func nodeOf(t *grammar.Tree, r *grammar.Rule) (grammar.Node, bool) {
+	for _, n := range t.Nodes {
+		if n.ID == r.ID {
+			return n, true
+		}
+	}
+	return grammar.Node{}, false
+}
