@@ -1,9 +1,11 @@
 // Package schemes knows which URI scheme names are in use: the IANA "Uniform
 // Resource Identifier (URI) Schemes" registry (RFC 7595; permanent,
-// provisional and historical entries), embedded as data with the date it was
-// taken, and a short list of schemes in wide use that were never registered
-// (each with where it is used). It also recognises the near-misses of the
-// common schemes that are typos ("htps", "hhttps", "mailt").
+// provisional and historical entries), embedded as data (iana.txt, whose
+// header names the copy it was taken from and how old it is; see
+// RegistryDate), and a short list of schemes in wide use in technical writing
+// that are not registered (unregistered.txt, each with where it is used). It
+// also recognises the near-misses of the common schemes that are typos
+// ("htps", "hhttps", "mailt").
 //
 // The package is pure: the data is embedded, nothing is fetched.
 package schemes
@@ -15,8 +17,13 @@ import (
 	"sync"
 )
 
-// RegistryDate is the date the embedded copy of the IANA registry was taken.
-const RegistryDate = "2026-11-24"
+// RegistryDate is when the embedded copy of the IANA registry was taken, as
+// precisely as is known. The copy in iana.txt, a conversion of the registry's
+// XML found in a public repository, carries no date, so only the year is
+// given, and it is inferred: the copy is newer than every dated copy found
+// (the list of mvdan.cc/xurls/v2 v2.6.0, released 2025-01-02, is a strict
+// subset of it) and sits among files of 2026 in its repository.
+const RegistryDate = "2026"
 
 //go:embed iana.txt
 var ianaData string
