@@ -254,8 +254,9 @@ func TestCodes(t *testing.T) {
 			{codeSchemeTypo, 0, "HHTTPS", `unknown scheme "HHTTPS": a misspelt "https"?`, "https://x.com/"}}},
 		{name: "scheme-typo/mailt", url: "mailt:a@b.com", want: []got{
 			{codeSchemeTypo, 0, "mailt", `unknown scheme "mailt": a misspelt "mailto"?`, "mailto:a@b.com"}}},
-		{name: "scheme-typo/defanged", url: "hxxps://x.com/", want: []got{
-			{codeUnknownScheme, 0, "hxxps", `unregistered scheme "hxxps"; checked as genericurl`, ""}}},
+		{name: "scheme-typo/defanged", url: "hxxps://x.com/", want: nil}, // registered (provisional)
+		{name: "scheme-typo/defanged-unregistered", url: "hxtps://x.com/", want: []got{
+			{codeUnknownScheme, 0, "hxtps", `unregistered scheme "hxtps"; checked as genericurl`, ""}}},
 
 		// the "://" misspelt
 		{name: "separator/double-colon", url: "http::x.com/a", want: []got{
@@ -279,8 +280,9 @@ func TestCodes(t *testing.T) {
 			{codeSyntax, 7, "#", `unexpected "#" in fragment: expected unreserved, reserved, escape or end of input`, ""}}},
 		{name: "reserved-scheme", url: "afs://x.com/y", want: []got{
 			{codeReservedScheme, 0, "afs", `scheme "afs" is reserved by RFC 1738 §4 without a syntax; checked as genericurl`, ""}}},
-		{name: "reserved-scheme/z39.50", url: "z39.50s://x.com/y", want: []got{
-			{codeUnknownScheme, 0, "z39.50s", `unregistered scheme "z39.50s"; checked as genericurl`, ""}}},
+		{name: "reserved-scheme/z39.50s-registered", url: "z39.50s://x.com/y", want: nil},
+		{name: "reserved-scheme/z39.51", url: "z39.51://x.com/y", want: []got{
+			{codeUnknownScheme, 0, "z39.51", `unregistered scheme "z39.51"; checked as genericurl`, ""}}},
 		{name: "reserved-scheme/mid", url: "mid:12345@example.com", want: []got{
 			{codeReservedScheme, 0, "mid", `scheme "mid" is reserved by RFC 1738 §4 without a syntax; checked as genericurl`, ""}}},
 
