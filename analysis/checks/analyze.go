@@ -102,9 +102,28 @@ func analyze(text string, relative bool) (findings []finding, stop int) {
 func (a *analyzer) add(f finding) { a.findings = append(a.findings, f) }
 
 // mask marks the placeholders of the text and reports whether any URL text
-// is left outside them (white space aside).
+// is left outside them (white space aside). Besides scan.Placeholders, a
+// host name label "*" is a wildcard ("https://*.example.com/", as Content
+// Security Policy sources, CORS and certificate names write them), not a
+// host.
 func (a *analyzer) mask() bool {
 	holes := scan.Placeholders(a.text)
+	if au := parseAuthority(a.text, a.scheme); au.ok {
+		for i := au.hostStart; i < au.hostEnd; {
+			j := i
+			for j < au.hostEnd && a.text[j] == '*' {
+				j++
+			}
+			if j > i && (i == au.hostStart || a.text[i-1] == '.') && (j == au.hostEnd || a.text[j] == '.') {
+				holes = append(holes, scan.Span{Start: i, End: j})
+			}
+			if k := strings.IndexByte(a.text[j:au.hostEnd], '.'); k >= 0 {
+				i = j + k + 1
+			} else {
+				break
+			}
+		}
+	}
 	if len(holes) == 0 {
 		return true
 	}

@@ -231,6 +231,21 @@ func TestCodes(t *testing.T) {
 			{codeUnsafeChar, 8, " ", `unsafe character " ": no URL grammar allows it unencoded`, ""},
 			{codeSyntax, 16, "a", `unexpected "a" in httpurl › hostport › port: expected digit, "/" or end of input`, ""}}},
 
+		// templates and placeholders: never reported, never fixed
+		{name: "template/go", url: "{{ .Site.BaseURL }}/about", relative: true, want: nil},
+		{name: "template/all", url: "{{.URL}}", relative: true, want: nil},
+		{name: "template/uri-template", url: "https://api.example.com/users/{id}", want: nil},
+		{name: "template/angle", url: "https://github.com/<user>/<repo>", want: nil},
+		{name: "template/port", url: "https://example.com:{{ .Port }}/x", want: nil},
+		{name: "template/shell", url: "http://$HOST:$PORT/x", want: nil},
+		{name: "template/glob", url: "http://{site,host}.host[1-5].example/", want: nil},
+		{name: "template/wildcard-host", url: "https://*.*.sanity.io/**", want: nil},
+		{name: "template/literal-part-checked", url: "https://{{ .Host }}/a|b%zz", want: []got{
+			{codeUnsafeChar, 21, "|", `unsafe character "|": no URL grammar allows it unencoded`, "https://{{ .Host }}/a%7Cb%zz"},
+			{codeBadEscape, 23, "%zz", `"%zz" is not an escape: "%" must be followed by two hex digits`, "https://{{ .Host }}/a|b%25zz"}}},
+		{name: "template/text-fragment", url: "https://example.com/page#:~:text=hello%20world,end", want: []got{
+			{codeRFC1738Unsafe, 26, "~", `"~" is unsafe in RFC 1738 (RFC 3986 made it unreserved); here it delimits a fragment directive (":~:"), which must stay as written`, ""}}},
+
 		// scheme-case
 		{name: "scheme-case", url: "HTTP://x.com/", want: []got{
 			{codeSchemeCase, 0, "HTTP", `scheme "HTTP" is not lower case`, "http://x.com/"}}},

@@ -21,6 +21,8 @@ type Span struct{ Start, End int }
 //     varspec) "}" ("{id}", "{/path*}", "{?q,lang}", "{var:3}");
 //   - placeholder segments "<user>", "<your-repo>", "<API key>": "<", a
 //     letter, then letters, digits, "_", "-", "." or spaces, then ">";
+//   - glob ranges, as curl and shells expand them: "[1-100]", "[a-z]",
+//     "[001-120:10]";
 //   - printf and Python format verbs where they are not an escape and end a
 //     word ("%s", "%d/", "%v", "%(name)s", "%1$s"; not "100%done", a bad
 //     escape).
@@ -59,6 +61,8 @@ func placeholderAt(s string, i int) (int, bool) {
 			return actionEnd(s, i+2, "#}"), true
 		}
 		return uriTemplateExpr(s, i)
+	case '[':
+		return globRange(s, i)
 	case '<':
 		if len(rest) >= 2 && rest[1] == '%' {
 			return actionEnd(s, i+2, "%>"), true
@@ -217,6 +221,43 @@ func angleName(s string, i int) (int, bool) {
 		default:
 			return 0, false
 		}
+	}
+	return 0, false
+}
+
+// globRange recognises a range "[1-100]", "[a-z]" or "[001-120:10]" (with
+// a step, as curl's URL globbing writes it) at s[i] == '['. No URL holds
+// one literally: "[" and "]" delimit only an IP literal (RFC 3986 §3.2.2),
+// which has no "-".
+func globRange(s string, i int) (int, bool) {
+	k := i + 1
+	n := k
+	for k < len(s) && k-n < 8 && isAlnum(s[k]) {
+		k++
+	}
+	if k == n || k >= len(s) || s[k] != '-' {
+		return 0, false
+	}
+	k++
+	m := k
+	for k < len(s) && k-m < 8 && isAlnum(s[k]) {
+		k++
+	}
+	if k == m || isDigit(s[n]) != isDigit(s[m]) {
+		return 0, false
+	}
+	if k < len(s) && s[k] == ':' {
+		k++
+		d := k
+		for k < len(s) && k-d < 8 && isDigit(s[k]) {
+			k++
+		}
+		if k == d {
+			return 0, false
+		}
+	}
+	if k < len(s) && s[k] == ']' {
+		return k + 1, true
 	}
 	return 0, false
 }

@@ -8,34 +8,36 @@ import (
 )
 
 func TestPlaceholders(t *testing.T) {
-	// Each case marks the expected placeholders with [ ] around them in
-	// want; the text is want without the brackets.
+	// Each case marks the expected placeholders with « » around them in
+	// want; the text is want without the marks.
 	tests := []struct{ name, want string }{
-		{"go template", "[{{ .Site.BaseURL }}]/about"},
-		{"go template no spaces", "[{{.URL}}]"},
-		{"hugo shortcode", "<[{{% eturl opengraph %}}]>"},
-		{"hugo ref", "[{{< ref \"x.md\" >}}]#top"},
-		{"jinja tag", "[{% url 'x' %}]"},
-		{"jinja comment", "a[{# note #}]b"},
-		{"handlebars triple", "https://x/[{{{path}}}]/y"},
-		{"open action", "https://x/[{{ .Permalink]"},
-		{"erb", "[<%= root_url %>]/x"},
-		{"shell braces", "[${HOST}]/x"},
-		{"shell var", "[$BASE]/x"},
-		{"shell vars in authority", "https://[$HOST]:[$PORT]/x"},
-		{"ruby", "http://[#{host}]/x"},
-		{"windows", "file:///[%APPDATA%]/x"},
-		{"uri template", "https://api.example.com/users/[{id}]"},
-		{"uri template operators", "/search[{?q,lang}][{/path*}][{var:3}]"},
-		{"uri template hyphen", "/u/[{user-id}]"},
-		{"curl glob", "http://[{one,two}].example.com"},
-		{"angle placeholder", "https://github.com/[<user>]/[<repo>]"},
-		{"angle placeholder spaces", "https://x/?key=[<API key>]"},
-		{"printf", "https://x/[%s]/[%d]?q=[%(name)s]&r=[%1$s]"},
+		{"go template", "«{{ .Site.BaseURL }}»/about"},
+		{"go template no spaces", "«{{.URL}}»"},
+		{"hugo shortcode", "<«{{% eturl opengraph %}}»>"},
+		{"hugo ref", "«{{< ref \"x.md\" >}}»#top"},
+		{"jinja tag", "«{% url 'x' %}»"},
+		{"jinja comment", "a«{# note #}»b"},
+		{"handlebars triple", "https://x/«{{{path}}}»/y"},
+		{"open action", "https://x/«{{ .Permalink»"},
+		{"erb", "«<%= root_url %>»/x"},
+		{"shell braces", "«${HOST}»/x"},
+		{"shell var", "«$BASE»/x"},
+		{"shell vars in authority", "https://«$HOST»:«$PORT»/x"},
+		{"ruby", "http://«#{host}»/x"},
+		{"windows", "file:///«%APPDATA%»/x"},
+		{"uri template", "https://api.example.com/users/«{id}»"},
+		{"uri template operators", "/search«{?q,lang}»«{/path*}»«{var:3}»"},
+		{"uri template hyphen", "/u/«{user-id}»"},
+		{"curl glob", "http://«{one,two}».example.com"},
+		{"angle placeholder", "https://github.com/«<user>»/«<repo>»"},
+		{"angle placeholder spaces", "https://x/?key=«<API key>»"},
+		{"printf", "https://x/«%s»/«%d»?q=«%(name)s»&r=«%1$s»"},
 		{"escape is not a verb", "https://x/%de%20"},
 		{"bad escape is not a verb", "https://x/%zz%2"},
 		{"verb must end a word", "https://x/100%done%sure"},
 		{"plain", "https://example.com/a?b=c#d"},
+		{"glob ranges", "http://site.host«[1-5]».example/«[a-z]»/f«[001-120:10]».png"},
+		{"ipv6 is no range", "http://[::1]:80/"},
 		{"brace alone", "https://x/{a b}"},
 		{"dollar digit", "https://x/$1"},
 		{"empty braces", "https://x/{}"},
@@ -44,12 +46,12 @@ func TestPlaceholders(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			text := strings.NewReplacer("[", "", "]", "").Replace(tt.want)
+			text := strings.NewReplacer("«", "", "»", "").Replace(tt.want)
 			var b strings.Builder
 			prev := 0
 			for _, sp := range Placeholders(text) {
 				b.WriteString(text[prev:sp.Start])
-				b.WriteString("[" + text[sp.Start:sp.End] + "]")
+				b.WriteString("«" + text[sp.Start:sp.End] + "»")
 				prev = sp.End
 			}
 			b.WriteString(text[prev:])
