@@ -628,6 +628,40 @@ func hostLike(s string, i int) bool {
 	return strings.EqualFold(h, "localhost") || strings.Contains(h, ".") && !strings.HasSuffix(h, ".")
 }
 
+// placeholderPasswords are the words documentation writes where a password
+// goes ("ftp://user:password@host/"): an example of the form, not a secret.
+var placeholderPasswords = map[string]bool{
+	"password": true, "passwd": true, "pass": true, "pwd": true, "pw": true, "secret": true,
+	"mypassword": true, "yourpassword": true, "your-password": true, "your_password": true,
+	"changeme": true, "xxx": true, "xxxx": true, "xxxxxx": true, "xxxxxxxx": true,
+	"***": true, "****": true, "******": true, "********": true, "...": true, "…": true,
+	"pass123": true, "password123": true, "secret123": true,
+}
+
+// examplePassword reports whether the password text[p0:p1] of a URL whose
+// host is host is an example, not a secret to warn about: a placeholder (a
+// template, "<password>", "$PASSWORD"), a placeholder word ("password",
+// "xxxx"), or any password of a URL to a host reserved for examples and
+// tests (RFC 2606, RFC 6761: example.com, .example, .test, .invalid,
+// localhost).
+func (a *analyzer) examplePassword(p0, p1 int, host string) bool {
+	for i := p0; i < p1; i++ {
+		if a.isMasked(i) {
+			return true
+		}
+	}
+	if placeholderPasswords[strings.ToLower(a.text[p0:p1])] {
+		return true
+	}
+	host = strings.TrimSuffix(strings.ToLower(host), ".")
+	for _, d := range []string{"example.com", "example.net", "example.org", "example", "test", "invalid", "localhost"} {
+		if host == d || strings.HasSuffix(host, "."+d) {
+			return true
+		}
+	}
+	return host == "127.0.0.1" || host == "[::1]"
+}
+
 func allDigits(s string) bool {
 	for i := 0; i < len(s); i++ {
 		if s[i] < '0' || s[i] > '9' {
@@ -655,7 +689,7 @@ func (a *analyzer) authorityChecks() {
 	if !au.ok {
 		return
 	}
-	if p0, p1, ok := au.password(s); ok {
+	if p0, p1, ok := au.password(s); ok && !a.examplePassword(p0, p1, s[au.hostStart:au.hostEnd]) {
 		a.add(finding{start: p0, end: p1, code: codeCredentials,
 			msg: "password in the url: whoever sees the url can read it"})
 	}

@@ -186,9 +186,15 @@ func TestCodes(t *testing.T) {
 			{codeRFC1738Unsafe, 17, "?", `"?" in a search part: RFC 1738 §3.3 reserves "/" and "?" there (RFC 3986 allows them)`, ""}}},
 		{name: "rfc1738/userinfo", url: "http://user@x.com/", want: []got{
 			{codeRFC1738Unsafe, 7, "user@", `userinfo "user@" in an http url: RFC 1738 §3.3 has none (RFC 3986 allows and deprecates it)`, ""}}},
-		{name: "rfc1738/userinfo-password", url: "https://user:secret@x.com/", want: []got{
-			{codeRFC1738Unsafe, 8, "user:secret@", `userinfo "user:secret@" in an https url: RFC 1738 §3.3 has none (RFC 3986 allows and deprecates it)`, ""},
-			{codeCredentials, 13, "secret", "password in the url: whoever sees the url can read it", ""}}},
+		{name: "rfc1738/userinfo-password", url: "https://user:hunter2@x.com/", want: []got{
+			{codeRFC1738Unsafe, 8, "user:hunter2@", `userinfo "user:hunter2@" in an https url: RFC 1738 §3.3 has none (RFC 3986 allows and deprecates it)`, ""},
+			{codeCredentials, 13, "hunter2", "password in the url: whoever sees the url can read it", ""}}},
+		{name: "credentials/placeholder-word", url: "https://user:password@x.com/", want: []got{
+			{codeRFC1738Unsafe, 8, "user:password@", `userinfo "user:password@" in an https url: RFC 1738 §3.3 has none (RFC 3986 allows and deprecates it)`, ""}}},
+		{name: "credentials/placeholder", url: "ftp://user:<password>@x.com/", want: nil},
+		{name: "credentials/template", url: "ftp://user:${PASSWORD}@x.com/", want: nil},
+		{name: "credentials/example-host", url: "ftp://bob:hunter2@ftp.example.org/", want: nil},
+		{name: "credentials/localhost", url: "ftp://postgres:postgres@localhost:5432/", want: nil},
 		{name: "rfc1738/empty-port", url: "http://x.com:/a", want: []got{
 			{codeRFC1738Unsafe, 12, ":", `empty port: RFC 1738 requires digits after ":" (RFC 3986 allows none)`, ""}}},
 		{name: "rfc1738/empty-port-at-end", url: "telnet://x.com:", want: []got{

@@ -61,10 +61,10 @@ func TestCheckDocument(t *testing.T) {
 				`redundant-escape "%41" ["%41"->"A"]`,
 				`unsafe-char "|" ["|"->"%7C"]`,
 			}},
-		{name: "go-comment", lang: "go", doc: "package p\n\n// See http://u:secret@example.com:70000/x.\nvar x = 1\n",
+		{name: "go-comment", lang: "go", doc: "package p\n\n// See http://u:hunter2@corp.internal:70000/x.\nvar x = 1\n",
 			want: []string{
-				`rfc1738-unsafe "u:secret@"`,
-				`credentials "secret"`,
+				`rfc1738-unsafe "u:hunter2@"`,
+				`credentials "hunter2"`,
 				`port-range "70000"`,
 			}},
 		{name: "suppression-is-not-applied", lang: "markdown", doc: "<!-- urlls-disable-next-line -->\nhttp://x.com/%zz\n",

@@ -88,7 +88,7 @@ func TestCheckText(t *testing.T) {
 func TestCheckExitCodes(t *testing.T) {
 	dir := writeFiles(t, map[string]string{
 		"clean.md":        "http://example.org/\n",
-		"warn.md":         "ftp://user:secret@example.org/\n",
+		"warn.md":         "ftp://user:hunter2@files.corp.internal/\n",
 		"tilde.md":        "http://example.org/~x\n",
 		"error.md":        "http://example.org/%zz\n",
 		"bad/.urlls.json": "{\"strict\": 1}",
