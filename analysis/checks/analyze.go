@@ -105,7 +105,7 @@ func (a *analyzer) add(f finding) { a.findings = append(a.findings, f) }
 // is left outside them (white space aside). Besides scan.Placeholders, a
 // host name label "*" is a wildcard ("https://*.example.com/", as Content
 // Security Policy sources, CORS and certificate names write them), not a
-// host.
+// host, and a port of letters ("host:port") is a placeholder.
 func (a *analyzer) mask() bool {
 	holes := scan.Placeholders(a.text)
 	if au := parseAuthority(a.text, a.scheme); au.ok {
@@ -122,6 +122,11 @@ func (a *analyzer) mask() bool {
 			} else {
 				break
 			}
+		}
+		// A port written as a word ("http://host:port/", "…:PORT") names
+		// the number to put there.
+		if p := au.portStart; p >= 0 && au.end-p >= 2 && allLetters(a.text[p:au.end]) {
+			holes = append(holes, scan.Span{Start: p, End: au.end})
 		}
 	}
 	if len(holes) == 0 {
@@ -660,6 +665,15 @@ func (a *analyzer) examplePassword(p0, p1 int, host string) bool {
 		}
 	}
 	return host == "127.0.0.1" || host == "[::1]"
+}
+
+func allLetters(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !('a' <= s[i]|0x20 && s[i]|0x20 <= 'z') && s[i] != '_' {
+			return false
+		}
+	}
+	return s != ""
 }
 
 func allDigits(s string) bool {

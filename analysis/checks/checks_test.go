@@ -246,6 +246,7 @@ func TestCodes(t *testing.T) {
 		{name: "template/shell", url: "http://$HOST:$PORT/x", want: nil},
 		{name: "template/glob", url: "http://{site,host}.host[1-5].example/", want: nil},
 		{name: "template/wildcard-host", url: "https://*.*.sanity.io/**", want: nil},
+		{name: "template/port-word", url: "ftp://user:pass@host:port/", want: nil},
 		{name: "template/literal-part-checked", url: "https://{{ .Host }}/a|b%zz", want: []got{
 			{codeUnsafeChar, 21, "|", `unsafe character "|": no URL grammar allows it unencoded`, "https://{{ .Host }}/a%7Cb%zz"},
 			{codeBadEscape, 23, "%zz", `"%zz" is not an escape: "%" must be followed by two hex digits`, "https://{{ .Host }}/a|b%25zz"}}},
