@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -34,7 +33,16 @@ type fileResult struct {
 	path     string // as the user named it (or found it under a named directory)
 	doc      []byte
 	findings []config.Finding
-	err      error // an I/O or configuration error: the file was not checked
+	err      error  // an I/O or configuration error: the file was not checked
+	binary   string // the kind of binary data (binaryKind) when the file was not checked for it
+}
+
+// target is a file to check.
+type target struct {
+	path string
+	// named is true for a file named on the command line (or standard
+	// input), false for one a directory walk found.
+	named bool
 }
 
 func runCheck(e *env, cmd *command, args []string) int {
@@ -83,7 +91,7 @@ func runCheck(e *env, cmd *command, args []string) int {
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				results[i] = c.checkFile(files[i], e.stdin)
+				results[i] = c.checkFile(files[i].path, e.stdin)
 			}
 		}()
 	}
@@ -98,13 +106,22 @@ func runCheck(e *env, cmd *command, args []string) int {
 		fmt.Fprintf(e.stderr, "urlls: check: %s\n", message(err.Error()))
 	}
 	var ok []fileResult
-	for _, r := range results {
-		if r.err != nil {
+	for i, r := range results {
+		switch {
+		case r.err != nil:
 			ioErrors++
 			fmt.Fprintf(e.stderr, "urlls: check: %s\n", message(r.err.Error()))
-			continue
+		case r.binary != "":
+			// A binary file is no document: one that a walk found is
+			// skipped silently, one named on the command line is mentioned,
+			// since the user asked for it, but it is no error (exit 2 is
+			// for what went wrong) nor a finding (exit 1).
+			if files[i].named {
+				fmt.Fprintf(e.stderr, "urlls: check: %s\n", message(skipNotice(r.path, r.binary)))
+			}
+		default:
+			ok = append(ok, r)
 		}
-		ok = append(ok, r)
 	}
 	if err := writeFindings(e.stdout, f.format, ok); err != nil {
 		fmt.Fprintf(e.stderr, "urlls: check: %s\n", message(err.Error()))
@@ -154,17 +171,19 @@ var skipDirs = map[string]bool{".git": true, ".hg": true, ".svn": true, "node_mo
 
 // collect expands the command line into files, in order, without duplicates.
 // A path that does not exist is an error; the others are still checked.
-func (c *checker) collect(paths []string) (files []string, errs []error) {
-	seen := map[string]bool{}
-	add := func(p string) {
-		if !seen[p] {
-			seen[p] = true
-			files = append(files, p)
+func (c *checker) collect(paths []string) (files []target, errs []error) {
+	seen := map[string]int{}
+	add := func(p string, named bool) {
+		if i, ok := seen[p]; ok {
+			files[i].named = files[i].named || named
+			return
 		}
+		seen[p] = len(files)
+		files = append(files, target{path: p, named: named})
 	}
 	for _, p := range paths {
 		if p == "-" {
-			add(p)
+			add(p, true)
 			continue
 		}
 		info, err := os.Stat(p)
@@ -173,7 +192,7 @@ func (c *checker) collect(paths []string) (files []string, errs []error) {
 			continue
 		}
 		if !info.IsDir() {
-			add(p)
+			add(p, true)
 			continue
 		}
 		err = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
@@ -191,7 +210,7 @@ func (c *checker) collect(paths []string) (files []string, errs []error) {
 				return nil
 			}
 			if d.Type().IsRegular() && d.Name() != config.FileName {
-				add(path)
+				add(path, false)
 			}
 			return nil
 		})
@@ -248,20 +267,19 @@ func (c *checker) configFor(dir string) (config.Config, error) {
 // checkFile reads and checks one file, and fixes it with --fix.
 func (c *checker) checkFile(path string, stdin io.Reader) fileResult {
 	r := fileResult{path: path}
-	var err error
 	dir := filepath.Dir(path)
 	if path == "-" {
 		r.path = stdinName
 		dir = "."
-		r.doc, err = io.ReadAll(stdin)
-	} else {
-		r.doc, err = os.ReadFile(path)
 	}
+	var err error
+	r.doc, r.binary, err = readDocument(path, stdin)
 	if err != nil {
-		r.err = pathError(path, err)
+		r.err = pathError(r.path, err)
 		return r
 	}
-	if isBinary(r.doc) {
+	if r.binary != "" {
+		r.doc = nil
 		return r
 	}
 	cfg, err := c.configFor(dir)
@@ -295,12 +313,6 @@ func (c *checker) checkFile(path string, stdin io.Reader) fileResult {
 		}
 	}
 	return r
-}
-
-// isBinary reports whether data looks like a binary file: a NUL byte in its
-// first 8000 bytes, as git decides.
-func isBinary(data []byte) bool {
-	return bytes.IndexByte(data[:min(len(data), 8000)], 0) >= 0
 }
 
 // applyPreferredFixes applies the preferred fix of each finding whose edits
