@@ -33,7 +33,7 @@ func (f *selectFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.strict, "strict", false, "make every RFC 1738 violation an error")
 	fs.StringVar(&f.lang, "lang", "", "the language of every file (markdown, html, plaintext or an LSP language id); by default the file extension decides")
 	fs.StringVar(&f.config, "config", "", "use this configuration `file` instead of the "+config.FileName+" files found upward from each file")
-	fs.Var(&f.include, "include", "also check the files matching this gitignore-style `pattern` (relative to the current directory) in directory walks, which check only documents by default; repeatable")
+	fs.Var(&f.include, "include", "also check the files matching this `glob` (gitignore syntax, relative to the current directory) in directory walks, which check only documents by default; repeatable")
 }
 
 // patternList is a repeatable flag.
