@@ -21,8 +21,9 @@ import (
 //   - the ignore rules of git: .git/info/exclude, the .gitignore files of
 //     the directories above the walked one up to the repository's root (the
 //     directory holding .git), and those inside it, each applying below its
-//     own directory, the deeper one first, a later line before an earlier
-//     one and "!" taking a path back, as git reads them. The user's global
+//     own directory; a deeper file wins over a shallower one and a later
+//     line over an earlier one, "!" takes a path back, and nothing inside
+//     an ignored directory is looked at, as in git. The user's global
 //     excludes file (core.excludesFile) is not read, so that a check gives
 //     the same result on every machine and in CI. Outside a repository the
 //     .gitignore files inside the walked directory still apply: a copy of
