@@ -1,7 +1,8 @@
 // Package config reads urlls configuration (.urlls.json, initializationOptions,
 // the "urlls" section of workspace/configuration) and applies it to findings:
 // severity per code or off, strict mode, ignored URL patterns, languages by
-// file extension, and the inline suppression comments of a document. It is
+// file extension, the files a directory walk checks besides documents, and
+// the inline suppression comments of a document. It is
 // pure: the front ends find and read the files; this package gets bytes.
 package config
 
@@ -35,6 +36,14 @@ type Config struct {
 	Ignore []string
 	// Languages maps a file extension (".mdx") to an LSP language id.
 	Languages map[string]string
+	// Include lists patterns of files that a directory walk of "urlls
+	// check" checks besides documents (code and configuration files, which
+	// a walk leaves out by default). The patterns are gitignore patterns
+	// relative to the directory of the configuration file ("*.go",
+	// "docs/**/*.yaml", "!generated.go"); the command compiles them, since
+	// matching paths is its business. The language server has no use for
+	// them: an editor checks every document it opens.
+	Include []string
 }
 
 // Level is a configured severity: a checks.Severity or Off.
@@ -90,7 +99,8 @@ func (e *Error) Error() string {
 //	  "strict": false,
 //	  "severity": { "redundant-escape": "off", "non-ascii": "error" },
 //	  "ignore": [ "http://localhost*", "https://example.com/*" ],
-//	  "languages": { ".mdx": "markdown" }
+//	  "languages": { ".mdx": "markdown" },
+//	  "include": [ "*.go", "docs/**/*.yaml" ]
 //	}
 //
 // Unknown keys, unknown codes, bad levels and wrong types are errors located
@@ -164,6 +174,9 @@ func (c Config) Merge(o Config) Config {
 	if o.Ignore != nil {
 		out.Ignore = o.Ignore
 	}
+	if o.Include != nil {
+		out.Include = o.Include
+	}
 	if len(o.Languages) > 0 {
 		out.Languages = map[string]string{}
 		for k, v := range c.Languages {
@@ -223,8 +236,22 @@ func (c *Config) merge(file string, data []byte, raw map[string]json.RawMessage)
 					return at(ext, "file extension %q must start with \".\"", ext)
 				}
 			}
+		case "include":
+			if err := json.Unmarshal(v, &c.Include); err != nil {
+				return at(key, `"include" must be a list of file patterns`)
+			}
+			for _, p := range c.Include {
+				switch {
+				case strings.TrimSpace(p) == "":
+					return at(key, `"include" has an empty pattern`)
+				case strings.HasPrefix(p, "#"):
+					// A .gitignore line starting with "#" is a comment: say
+					// so rather than match it literally or not at all.
+					return at(p, `include pattern %q starts with "#", which makes a comment in gitignore syntax (write \# for a literal #)`, p)
+				}
+			}
 		default:
-			return at(key, `unknown setting %q (known: "strict", "severity", "ignore", "languages")`, key)
+			return at(key, `unknown setting %q (known: "strict", "severity", "ignore", "languages", "include")`, key)
 		}
 	}
 	return nil

@@ -12,13 +12,15 @@ func TestParse(t *testing.T) {
   "strict": true,
   "severity": {"redundant-escape": "off", "non-ascii": "error", "scheme-case": "info"},
   "ignore": ["http://localhost*"],
-  "languages": {".mdx": "markdown"}
+  "languages": {".mdx": "markdown"},
+  "include": ["*.go", "docs/**/*.yaml", "!gen.go"]
 }`))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !c.Strict || !c.Severity["redundant-escape"].Off || c.Severity["non-ascii"].Severity != checks.Error ||
-		c.Severity["scheme-case"].Severity != checks.Information || c.Language(".MDX") != "markdown" || c.Ignore[0] != "http://localhost*" {
+		c.Severity["scheme-case"].Severity != checks.Information || c.Language(".MDX") != "markdown" || c.Ignore[0] != "http://localhost*" ||
+		strings.Join(c.Include, " ") != "*.go docs/**/*.yaml !gen.go" {
 		t.Errorf("parsed %+v", c)
 	}
 }
@@ -32,6 +34,12 @@ func TestParseErrors(t *testing.T) {
 		{"bad level", "{\"severity\": {\"bad-escape\": \"fatal\"}}", `.urlls.json:1:15: severity of "bad-escape" must be`},
 		{"wrong type", "{\"strict\": \"yes\"}", `.urlls.json:1:2: "strict" must be true or false`},
 		{"extension without dot", "{\"languages\": {\"md\": \"markdown\"}}", `.urlls.json:1:16: file extension "md" must start with "."`},
+		{"include not a list", "{\n  \"include\": \"*.go\"}", `.urlls.json:2:3: "include" must be a list of file patterns`},
+		{"include of numbers", "{\"include\": [1]}", `.urlls.json:1:2: "include" must be a list of file patterns`},
+		{"include of an object", "{\"include\": {\"*.go\": true}}", `.urlls.json:1:2: "include" must be a list of file patterns`},
+		{"empty include pattern", "{\"include\": [\"*.go\", \" \"]}", `.urlls.json:1:2: "include" has an empty pattern`},
+		{"include comment", "{\"include\": [\n \"#x.go\"]}", `.urlls.json:2:2: include pattern "#x.go" starts with "#"`},
+		{"unknown key names include", "{\"includes\": []}", `.urlls.json:1:2: unknown setting "includes" (known: "strict", "severity", "ignore", "languages", "include")`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -74,6 +82,12 @@ func TestParseValueFromClients(t *testing.T) {
 		!strings.HasPrefix(err.Error(), `workspace/configuration: unknown setting "activateOn"`) {
 		t.Errorf("unknown client setting: %v", err)
 	}
+	// "include" means nothing to an editor, which checks every document it
+	// opens, but a client that sends the file's settings along must not be
+	// refused.
+	if c, err := ParseValue("client", map[string]any{"include": []any{"*.go"}}); err != nil || len(c.Include) != 1 {
+		t.Errorf("include from a client: %+v, %v", c, err)
+	}
 	// A client's strict=false overrides a file's strict=true.
 	file, _ := Parse("f", []byte(`{"strict": true}`))
 	client, err := ParseValue("client", map[string]any{"strict": false})
@@ -89,10 +103,10 @@ func TestParseValueFromClients(t *testing.T) {
 }
 
 func TestMerge(t *testing.T) {
-	file := Config{Severity: map[string]Level{"bad-escape": Off, "syntax": {Severity: checks.Warning}}, Ignore: []string{"a"}}
+	file := Config{Severity: map[string]Level{"bad-escape": Off, "syntax": {Severity: checks.Warning}}, Ignore: []string{"a"}, Include: []string{"*.go"}}
 	client := Config{Severity: map[string]Level{"syntax": {Severity: checks.Error}}, Strict: true}
 	m := file.Merge(client)
-	if !m.Severity["bad-escape"].Off || m.Severity["syntax"].Severity != checks.Error || !m.Strict || m.Ignore[0] != "a" {
+	if !m.Severity["bad-escape"].Off || m.Severity["syntax"].Severity != checks.Error || !m.Strict || m.Ignore[0] != "a" || m.Include[0] != "*.go" {
 		t.Errorf("merged %+v", m)
 	}
 	if file.Severity["syntax"].Severity != checks.Warning {

@@ -62,18 +62,29 @@ func TestCheckText(t *testing.T) {
 		"b.txt:1:26: information: ",
 		"[rfc1738-unsafe]",
 		"sub/deeper/c.markdown:1:5: error: ", // scheme-case raised to error by .urlls.json
-		"sub/deeper/d.unknownext:1:21: error: ",
-		"sub/deeper/e.go:1:37: error: ",
-		"sub/deeper/e.go:2:29: error: ",
-		"sub/deeper/g/h.notes:1:8: error: ", // .notes is Markdown there: a relative link
+		"sub/deeper/g/h.notes:1:8: error: ",  // .notes is Markdown there: a relative link
 	} {
 		if !strings.Contains(rel, want) {
 			t.Errorf("output lacks %q:\n%s", want, rel)
 		}
 	}
-	for _, skipped := range []string{".git", "node_modules", "vendor", "img.png", "clean.html"} {
+	// A walk checks documents only: not code, nor an unknown extension, nor
+	// a file whose extension the configuration does not make a document.
+	for _, skipped := range []string{".git", "node_modules", "vendor", "img.png", "clean.html", "d.unknownext", "e.go", "f.notes"} {
 		if strings.Contains(rel, skipped) {
 			t.Errorf("output names %s:\n%s", skipped, rel)
+		}
+	}
+	// Named on the command line, a file is checked whatever its language.
+	named, _, _ := urlls(t, "check", filepath.Join(dir, "sub/deeper/d.unknownext"), filepath.Join(dir, "sub/deeper/e.go"))
+	named = strings.ReplaceAll(named, dir+string(filepath.Separator), "")
+	for _, want := range []string{
+		"sub/deeper/d.unknownext:1:21: error: ",
+		"sub/deeper/e.go:1:37: error: ",
+		"sub/deeper/e.go:2:29: error: ",
+	} {
+		if !strings.Contains(named, want) {
+			t.Errorf("output lacks %q:\n%s", want, named)
 		}
 	}
 	// The text format, line by line: path:line:col: severity: message [code]

@@ -336,6 +336,12 @@ type cell struct {
 // width; control characters and invalid bytes are shown escaped (\x00). A
 // long input is cut to a window around the offset, marked with "…".
 func caretLines(input string, offset int) (shown, caret string) {
+	return caretWindow(input, offset, contextBefore, contextAfter)
+}
+
+// caretWindow is caretLines with a window of at most before columns before
+// the caret and after columns after it.
+func caretWindow(input string, offset, before, after int) (shown, caret string) {
 	offset = max(0, min(offset, len(input)))
 	var cells []cell
 	at := -1 // index of the cell holding offset
@@ -370,12 +376,12 @@ func caretLines(input string, offset int) (shown, caret string) {
 	}
 	// The window: whole cells within the column budgets around the caret.
 	lo, width := at, 0
-	for lo > 0 && width+columns(cells[lo-1].text) <= contextBefore {
+	for lo > 0 && width+columns(cells[lo-1].text) <= before {
 		lo--
 		width += columns(cells[lo].text)
 	}
 	hi, width := at+1, 0
-	for hi < len(cells) && width+columns(cells[hi].text) <= contextAfter {
+	for hi < len(cells) && width+columns(cells[hi].text) <= after {
 		width += columns(cells[hi].text)
 		hi++
 	}

@@ -4,7 +4,8 @@
 // and leaves every decision about URLs to analysis/.
 //
 //	urlls [serve] [--stdio] [--log-file FILE] [--log-level LEVEL]
-//	urlls check [--format text|json|sarif|github] [--strict] [--lang LANG] [--config FILE] [--fix] PATH... | -
+//	urlls check [--format text|json|sarif|github] [--strict] [--lang LANG] [--config FILE] [--include GLOB]... [--fix] PATH... | -
+//	urlls report [--sample N] [--severity error,warning] [--strict] [--lang LANG] [--config FILE] [--include GLOB]... PATH... | -
 //	urlls explain [--grammar NAME] [--rule NAME] [--json] URL
 //	urlls resolve BASE REF
 //	urlls grammar [NAME]
@@ -65,21 +66,45 @@ func init() {
 	commands = []*command{
 		{
 			name:    "check",
-			args:    "[--format text|json|sarif|github] [--strict] [--lang LANG] [--config FILE] [--fix] PATH... | -",
+			args:    "[--format text|json|sarif|github] [--strict] [--lang LANG] [--config FILE] [--include GLOB]... [--fix] PATH... | -",
 			summary: "report the URL problems of files, directories or standard input",
 			doc: `Check finds the URLs of each file (Markdown, HTML, plain text, comments and
 strings of code; --lang or the file extension decides) and reports every
-problem with a stable code (see README.md, "Diagnostics"). Directories are
-walked, skipping .git, node_modules, vendor and binary files; "-" reads
-standard input. Each file's settings come from the nearest .urlls.json in its
-directory or above (or --config). Text output is "path:line:col: severity:
-message [code]" with 1-based byte columns; json adds end positions, byte
-offsets and fixes; sarif is SARIF 2.1.0; github prints workflow annotations.
---fix applies each finding's preferred fix in place (through a temporary file
+problem with a stable code (see README.md, "Diagnostics"). A file named on
+the command line is checked whatever its language; "-" reads standard input.
+A directory is walked: the walk checks documents (Markdown, reStructuredText,
+AsciiDoc, HTML, plain text, README-like files without an extension) and the
+files that the configuration's "include" or --include GLOB (gitignore
+syntax, repeatable) names, and skips what the repository's .gitignore files
+and .git/info/exclude ignore, .git, node_modules, vendor, third_party and
+binary files (told by content: PDF, images, archives, executables, NULs). A
+binary file named on the command line is skipped with a notice on stderr.
+Each file's settings come from the nearest .urlls.json in its directory or
+above (or --config). Text output is "path:line:col: severity: message
+[code]" with 1-based byte columns; json adds end positions, byte offsets and
+fixes; sarif is SARIF 2.1.0; github prints workflow annotations. --fix
+applies each finding's preferred fix in place (through a temporary file
 renamed over the original) and reports what is left.
-Exit codes: 0 no error-severity finding, 1 errors found, 2 usage, I/O or
-configuration error (the other files are still checked).`,
+Exit codes: 0 no error-severity finding (a skipped binary file counts for
+nothing), 1 errors found, 2 usage, I/O or configuration error (the other
+files are still checked).`,
 			run: runCheck,
+		},
+		{
+			name:    "report",
+			args:    "[--sample N] [--severity error,warning] [--strict] [--lang LANG] [--config FILE] [--include GLOB]... PATH... | -",
+			summary: "count the findings of a corpus by code, with samples to judge each code's precision",
+			doc: `Report checks files as check does (the same walk, configuration and flags)
+and prints what a person needs to judge whether the findings are real
+problems: the number of files, candidate URLs and findings; a table of the
+findings by severity and code, with the number of files each occurs in;
+then, for each code, errors and warnings first, up to N findings (--sample,
+default 10, 0 for none), spread over different files and the same at every
+run, each as "path:line:col: severity: message [code]" followed by its source
+line (cut to about 160 columns) with a caret under the finding. --severity
+keeps only findings of the given severities.
+Exit codes: 0, whatever the findings; 2 usage, I/O or configuration error.`,
+			run: runReport,
 		},
 		{
 			name:    "explain",

@@ -516,6 +516,10 @@ func TestHelp(t *testing.T) {
 		{"help resolve", []string{"help", "resolve"}, "Usage: urlls resolve BASE REF"},
 		{"grammar -h", []string{"grammar", "-h"}, "Usage: urlls grammar [NAME]"},
 		{"help help", []string{"help", "help"}, "Commands:"},
+		{"help report", []string{"help", "report"}, "Usage: urlls report [--sample N] [--severity error,warning]"},
+		{"report -h", []string{"report", "-h"}, "-severity"},
+		{"check -h", []string{"check", "-h"}, "-include glob"},
+		{"usage lists report", []string{"help"}, "  report   [--sample N]"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -88,3 +88,40 @@ func TestReadmeQuickStart(t *testing.T) {
 		t.Errorf("README shows\n%s\nurlls prints\n%s", shown, got)
 	}
 }
+
+// TestReadmeReport: the report README.md shows for the demo is what urlls
+// prints.
+func TestReadmeReport(t *testing.T) {
+	data, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const cmdLine = "$ urlls report --sample 1 --severity error testdata/demo\n"
+	i := strings.Index(string(data), cmdLine)
+	if i < 0 {
+		t.Fatal("README.md does not show the output of urlls report on testdata/demo")
+	}
+	shown, _, _ := strings.Cut(string(data[i+len(cmdLine):]), "```")
+	out, _, code := urlls(t, "report", "--sample", "1", "--severity", "error", "../../testdata/demo")
+	if code != 0 {
+		t.Errorf("exit %d, README says 0", code)
+	}
+	if got := strings.ReplaceAll(out, "../../", ""); got != shown {
+		t.Errorf("README shows\n%s\nurlls prints\n%s", shown, got)
+	}
+}
+
+// TestReadmeUsage: the synopsis of each command in README.md's Usage section
+// is the one "urlls help" prints.
+func TestReadmeUsage(t *testing.T) {
+	data, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"check", "report"} {
+		cmd := lookup(name)
+		if want := "```\nurlls " + cmd.name + " " + cmd.args + "\n```"; !strings.Contains(string(data), want) {
+			t.Errorf("README.md lacks the synopsis\n%s", want)
+		}
+	}
+}

@@ -1,0 +1,201 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"net/http"
+	"os"
+	"strings"
+)
+
+// sniffLen is how much of a file decides whether it is binary: git looks for
+// a NUL in the first 8000 bytes; this is a little more, a round 8 KiB.
+const sniffLen = 8192
+
+// binaryKind tells what binary data head, the start of a file, is: "PDF",
+// "PNG image", "zip archive", "NUL bytes", …, or "" for text. A file whose
+// head is text is checked; any other is not, since its bytes are not a
+// document that a writer could fix.
+//
+// The decision, in order:
+//
+//  1. Signatures that net/http.DetectContentType does not know (bzip2, xz,
+//     zstd, 7z, tar, ELF, Mach-O, Java class, Windows executables, SQLite,
+//     TIFF, EPS with a binary preview), from their formats' specifications.
+//  2. net/http.DetectContentType, the WHATWG MIME Sniffing algorithm kept by
+//     the Go team: PDF, images (PNG, JPEG, GIF, WebP, BMP, ICO), zip (and so
+//     docx, xlsx, odt, jar, epub), gzip, RAR, fonts (TTF, OTF, WOFF, WOFF2,
+//     EOT), WebAssembly, audio and video. Some of its signatures are
+//     printable text ("BM" for BMP, "ID3" for MP3, "OTTO" for OpenType,
+//     "LP" at offset 34 for EOT) and would take a Markdown file that starts
+//     with "BMW" for an image, so its verdict counts only when the sniffed
+//     bytes also hold a byte that no text has (WHATWG's "binary data byte":
+//     a control character other than tab, newline, form feed, carriage
+//     return and escape). PDF is the exception: "%PDF-" cannot start a text
+//     by accident, and a PDF's first bytes may all be ASCII. PostScript
+//     ("%!PS-Adobe-", and so the Illustrator files of before version 9) is
+//     text, and so is a file with a UTF-8 byte order mark.
+//  3. A NUL byte, as git decides: text in any 8-bit encoding has none, while
+//     compressed or random data has one in its first 8 KiB but for a chance
+//     of about e^-31.
+//
+// There is deliberately no threshold of invalid UTF-8: a file in Latin-1,
+// Windows-1252 or Shift_JIS is text, its URLs are ASCII, and a non-ASCII
+// byte inside a URL deserves a finding. Files in UTF-16 have NULs and are
+// not read (the scanner reads bytes as UTF-8): with a byte order mark they
+// are named "UTF-16 text".
+func binaryKind(head []byte) string {
+	head = head[:min(len(head), sniffLen)]
+	for _, s := range signatures {
+		if s.match(head) {
+			return s.kind
+		}
+	}
+	ct := http.DetectContentType(head)
+	mime, _, _ := strings.Cut(ct, ";")
+	switch {
+	case strings.Contains(ct, "charset=utf-16"):
+		return utf16Kind
+	case mime == "application/pdf":
+		return "PDF"
+	case strings.HasPrefix(mime, "text/"), mime == "application/postscript", mime == "application/octet-stream":
+		// Text, or no signature: the NUL rule below decides.
+	case hasBinaryByte(head[:min(len(head), 512)]):
+		if k, ok := sniffedKinds[mime]; ok {
+			return k
+		}
+		return mime
+	}
+	if bytes.IndexByte(head, 0) >= 0 {
+		return "NUL bytes"
+	}
+	return ""
+}
+
+// utf16Kind is the kind of a file in UTF-16 with a byte order mark: text,
+// but not text urlls reads.
+const utf16Kind = "UTF-16 text"
+
+// skipNotice is how "urlls check" tells that it did not check a file it
+// was asked for by name.
+func skipNotice(path, kind string) string {
+	if kind == utf16Kind {
+		return path + ": UTF-16 text, not checked (urlls reads UTF-8)"
+	}
+	return path + ": binary file (" + kind + "), not checked"
+}
+
+// hasBinaryByte reports whether b holds a "binary data byte" of the WHATWG
+// MIME Sniffing standard (§7.2): 0x00-0x08, 0x0B, 0x0E-0x1A, 0x1C-0x1F.
+func hasBinaryByte(b []byte) bool {
+	for _, c := range b {
+		if c <= 0x08 || c == 0x0B || (c >= 0x0E && c <= 0x1A) || (c >= 0x1C && c <= 0x1F) {
+			return true
+		}
+	}
+	return false
+}
+
+// sniffedKinds names the MIME types net/http.DetectContentType returns for
+// binary data; one it does not list is shown as the MIME type.
+var sniffedKinds = map[string]string{
+	"image/png":                     "PNG image",
+	"image/jpeg":                    "JPEG image",
+	"image/gif":                     "GIF image",
+	"image/webp":                    "WebP image",
+	"image/bmp":                     "BMP image",
+	"image/x-icon":                  "ICO image",
+	"application/zip":               "zip archive",
+	"application/x-gzip":            "gzip data",
+	"application/x-rar-compressed":  "RAR archive",
+	"application/wasm":              "WebAssembly",
+	"application/vnd.ms-fontobject": "EOT font",
+	"application/ogg":               "Ogg media",
+	"font/ttf":                      "TrueType font",
+	"font/otf":                      "OpenType font",
+	"font/collection":               "font collection",
+	"font/woff":                     "WOFF font",
+	"font/woff2":                    "WOFF2 font",
+	"audio/mpeg":                    "MP3 audio",
+	"audio/aiff":                    "AIFF audio",
+	"audio/wave":                    "WAVE audio",
+	"audio/midi":                    "MIDI audio",
+	"video/avi":                     "AVI video",
+	"video/mp4":                     "MP4 video",
+	"video/webm":                    "WebM video",
+}
+
+// signature is a binary format recognised by its magic number.
+type signature struct {
+	kind  string
+	match func(head []byte) bool
+}
+
+// at matches magic at offset.
+func at(offset int, magic string) func([]byte) bool {
+	return func(head []byte) bool {
+		end := offset + len(magic)
+		return len(head) >= end && string(head[offset:end]) == magic
+	}
+}
+
+// signatures are the formats net/http.DetectContentType does not know, with
+// the magic numbers their specifications give.
+var signatures = []signature{
+	{"bzip2 data", func(h []byte) bool {
+		// "BZh", the block size '1'-'9', then the magic of a block (π) or
+		// of the end of an empty stream (√π).
+		return len(h) >= 10 && string(h[:3]) == "BZh" && h[3] >= '1' && h[3] <= '9' &&
+			(string(h[4:10]) == "1AY&SY" || string(h[4:10]) == "\x17rE8P\x90")
+	}},
+	{"xz data", at(0, "\xFD7zXZ\x00")},
+	{"zstd data", at(0, "\x28\xB5\x2F\xFD")},
+	{"7z archive", at(0, "7z\xBC\xAF\x27\x1C")},
+	{"tar archive", at(257, "ustar")}, // POSIX ustar and GNU tar headers
+	{"ELF executable", at(0, "\x7FELF")},
+	{"Mach-O executable", func(h []byte) bool {
+		return at(0, "\xFE\xED\xFA\xCE")(h) || at(0, "\xFE\xED\xFA\xCF")(h) ||
+			at(0, "\xCE\xFA\xED\xFE")(h) || at(0, "\xCF\xFA\xED\xFE")(h)
+	}},
+	{"Mach-O universal binary or Java class", at(0, "\xCA\xFE\xBA\xBE")},
+	{"Windows executable", func(h []byte) bool {
+		// "MZ" is printable: a DOS header has NULs in its 64 bytes too.
+		return at(0, "MZ")(h) && bytes.IndexByte(h[:min(len(h), 64)], 0) >= 0
+	}},
+	{"SQLite database", at(0, "SQLite format 3\x00")},
+	{"TIFF image", func(h []byte) bool { return at(0, "II*\x00")(h) || at(0, "MM\x00*")(h) }},
+	{"EPS with a binary preview", at(0, "\xC5\xD0\xD3\xC6")},
+}
+
+// readDocument reads the file at path, or stdin for "-", unless its first
+// bytes show binary data: then it returns the kind of data (binaryKind) and
+// reads no further, so that a walk over a tree of videos costs little.
+func readDocument(path string, stdin io.Reader) (doc []byte, kind string, err error) {
+	var r io.Reader = stdin
+	if path != "-" {
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, "", err
+		}
+		defer f.Close()
+		r = f
+	}
+	head := make([]byte, sniffLen)
+	n, err := io.ReadFull(r, head)
+	head = head[:n]
+	switch {
+	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+		return head, binaryKind(head), nil
+	case err != nil:
+		return nil, "", err
+	}
+	if kind := binaryKind(head); kind != "" {
+		return nil, kind, nil
+	}
+	rest, err := io.ReadAll(r)
+	if err != nil {
+		return nil, "", err
+	}
+	return append(head, rest...), "", nil
+}

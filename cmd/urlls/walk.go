@@ -1,0 +1,293 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+
+	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
+
+	"github.com/urlls/urlls/analysis/config"
+	"github.com/urlls/urlls/analysis/scan"
+)
+
+// A directory walk checks what a writer wrote for people to read, and skips
+// what the repository does not keep:
+//
+//   - the ignore rules of git: .git/info/exclude, the .gitignore files of
+//     the directories above the walked one up to the repository's root (the
+//     directory holding .git), and those inside it, each applying below its
+//     own directory; a deeper file wins over a shallower one and a later
+//     line over an earlier one, "!" takes a path back, and nothing inside
+//     an ignored directory is looked at, as in git. The user's global
+//     excludes file (core.excludesFile) is not read, so that a check gives
+//     the same result on every machine and in CI. Outside a repository the
+//     .gitignore files inside the walked directory still apply: a copy of
+//     a repository's tree keeps its rules.
+//   - .git, .hg, .svn, node_modules, vendor and third_party, ignored or not.
+//   - files that are not documents (Markdown, reStructuredText, AsciiDoc,
+//     HTML, plain text and the README-like files without an extension),
+//     unless the configuration's "include" or --include names them.
+//   - binary files (binaryKind), found when the file is read.
+//
+// A path named on the command line is checked whatever these rules say: a
+// file in any language, even ignored, and a directory even if ignored (its
+// own .gitignore files then apply inside it, those above it do not).
+//
+// The patterns are git's and are matched by go-git's implementation
+// (plumbing/format/gitignore), so that urlls does not grow a gitignore
+// dialect of its own; this file only finds and reads the ignore files.
+
+// skipDirs are never walked into.
+var skipDirs = map[string]bool{".git": true, ".hg": true, ".svn": true, "node_modules": true, "vendor": true, "third_party": true}
+
+// documentLanguages are the languages a walk checks by default: those of
+// documents written for people, where a broken URL is a broken link.
+var documentLanguages = map[string]bool{
+	"markdown": true, "html": true, "plaintext": true, "restructuredtext": true, "asciidoc": true,
+}
+
+// documentNames are the names (in upper case, without extension) of the
+// plain-text documents of a project that have no telling extension: README,
+// LICENSE, ChangeLog, ... A license is a document too: its URLs are links
+// to the license's home and worth checking like any other.
+var documentNames = map[string]bool{
+	"README": true, "READ_ME": true, "NEWS": true, "CHANGES": true, "CHANGELOG": true, "HISTORY": true,
+	"RELEASE_NOTES": true, "RELEASE-NOTES": true, "CONTRIBUTING": true, "CONTRIBUTORS": true,
+	"AUTHORS": true, "MAINTAINERS": true, "THANKS": true, "CREDITS": true, "TODO": true, "INSTALL": true,
+	"LICENSE": true, "LICENCE": true, "COPYING": true, "COPYRIGHT": true, "NOTICE": true, "PATENTS": true,
+	"SECURITY": true, "CODE_OF_CONDUCT": true, "SUPPORT": true, "FAQ": true, "BUGS": true, "HACKING": true,
+}
+
+// isDocument reports whether a walk checks the file at path by default. Its
+// language decides: the configuration's languages, else the extension (not
+// --lang, which says how to read the files, not which to read). A Markdown,
+// reStructuredText, AsciiDoc, HTML or plain-text file is a document. A file
+// without a telling extension (README, LICENSE-MIT, COPYING.LIB, README.ja)
+// is one only by its name: scripts, dotfiles and data files have no
+// extension either.
+func isDocument(path string, cfg config.Config) bool {
+	name := filepath.Base(path)
+	ext := filepath.Ext(name)
+	lang := languageOf(path, "", cfg)
+	if ext != "" && ext != name && lang != "" {
+		return documentLanguages[lang]
+	}
+	if lang != "" && lang != "plaintext" {
+		return documentLanguages[lang] // Dockerfile, Makefile and others by name
+	}
+	upper := strings.ToUpper(name)
+	for j := len(upper); j > 0; j = strings.LastIndexAny(upper[:j], ".-_") {
+		if documentNames[upper[:j]] {
+			return true
+		}
+	}
+	return false
+}
+
+// languageOf is the language a file is checked as: --lang, else the
+// configuration's languages, else the extension; "" when none knows it.
+func languageOf(path, flagLang string, cfg config.Config) string {
+	if flagLang != "" {
+		return flagLang
+	}
+	if lang := cfg.Language(strings.ToLower(filepath.Ext(path))); lang != "" {
+		return lang
+	}
+	return scan.LanguageForPath(path)
+}
+
+// ignoreState is what decides, in one directory of a walk, whether an entry
+// is ignored: the repository (or walk) root that paths are relative to, and
+// the patterns in force, in the order of increasing priority.
+type ignoreState struct {
+	root     string // absolute
+	patterns []gitignore.Pattern
+}
+
+// ignored reports whether the entry at abs is ignored.
+func (st *ignoreState) ignored(abs string, isDir bool) bool {
+	if st == nil || len(st.patterns) == 0 {
+		return false
+	}
+	return gitignore.NewMatcher(st.patterns).Match(components(st.root, abs), isDir)
+}
+
+// with returns the state of the directory dir (absolute) below st's: st's
+// patterns and those of dir/.gitignore, or a fresh state when dir is the
+// root of another repository (a submodule or a nested clone), whose rules
+// are its own.
+func (st *ignoreState) with(dir string) (*ignoreState, error) {
+	next := &ignoreState{root: st.root, patterns: st.patterns}
+	if isRepoRoot(dir) && dir != st.root {
+		next = &ignoreState{root: dir}
+		ps, err := readIgnoreFile(filepath.Join(gitCommonDir(dir), "info", "exclude"), nil)
+		if err != nil {
+			return nil, err
+		}
+		next.patterns = ps
+	}
+	ps, err := readIgnoreFile(filepath.Join(dir, ".gitignore"), components(next.root, dir))
+	if err != nil {
+		return nil, err
+	}
+	if len(ps) > 0 {
+		next.patterns = append(append([]gitignore.Pattern(nil), next.patterns...), ps...)
+	}
+	return next, nil
+}
+
+// components splits abs, relative to root, into its path elements.
+func components(root, abs string) []string {
+	rel, err := filepath.Rel(root, abs)
+	if err != nil || rel == "." {
+		return nil
+	}
+	return strings.Split(filepath.ToSlash(rel), "/")
+}
+
+// walkStart returns the ignore state in force at dir (absolute), a
+// directory named on the command line, before its own .gitignore is read:
+// the repository's info/exclude and the .gitignore files from the
+// repository's root down to dir's parent. Outside a repository, and for a
+// directory the rules above it ignore, the rules start at dir.
+func walkStart(dir string) (*ignoreState, error) {
+	root := repoRoot(dir)
+	if root == "" {
+		return &ignoreState{root: dir}, nil
+	}
+	st := &ignoreState{root: root}
+	ps, err := readIgnoreFile(filepath.Join(gitCommonDir(root), "info", "exclude"), nil)
+	if err != nil {
+		return nil, err
+	}
+	st.patterns = ps
+	// The directories from the root down to dir's parent, each of which may
+	// be ignored itself (git would not look inside it).
+	rel := components(root, dir)
+	d := root
+	for i := range rel {
+		if st, err = st.with(d); err != nil {
+			return nil, err
+		}
+		d = filepath.Join(d, rel[i])
+		if st.ignored(d, true) {
+			return &ignoreState{root: dir}, nil
+		}
+	}
+	return st, nil
+}
+
+// repoRoot returns the nearest directory at or above dir that holds .git,
+// or "".
+func repoRoot(dir string) string {
+	for {
+		if isRepoRoot(dir) {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return ""
+		}
+		dir = parent
+	}
+}
+
+// isRepoRoot reports whether dir holds .git: a directory, or a file (a
+// worktree or a submodule) that points to one.
+func isRepoRoot(dir string) bool {
+	_, err := os.Lstat(filepath.Join(dir, ".git"))
+	return err == nil
+}
+
+// gitCommonDir returns the git directory holding the info/exclude of the
+// repository rooted at root: root/.git, or for a worktree the main
+// repository's directory (git-worktree(1): .git is a file "gitdir: DIR" and
+// DIR/commondir names the shared directory).
+func gitCommonDir(root string) string {
+	dotgit := filepath.Join(root, ".git")
+	data, err := os.ReadFile(dotgit)
+	if err != nil { // a directory, or unreadable: take it as it is
+		return dotgit
+	}
+	gitdir, ok := strings.CutPrefix(strings.TrimSpace(string(data)), "gitdir:")
+	if !ok {
+		return dotgit
+	}
+	gitdir = strings.TrimSpace(gitdir)
+	if !filepath.IsAbs(gitdir) {
+		gitdir = filepath.Join(root, gitdir)
+	}
+	if common, err := os.ReadFile(filepath.Join(gitdir, "commondir")); err == nil {
+		c := strings.TrimSpace(string(common))
+		if !filepath.IsAbs(c) {
+			c = filepath.Join(gitdir, c)
+		}
+		return c
+	}
+	return gitdir
+}
+
+// readIgnoreFile reads the patterns of an ignore file, each applying below
+// domain (the path elements of the file's directory, relative to the root).
+// A missing file has no patterns. Lines are read as git reads them: blank
+// lines and lines starting with "#" are skipped, and a UTF-8 byte order
+// mark is dropped; the patterns themselves are go-git's to parse.
+func readIgnoreFile(name string, domain []string) ([]gitignore.Pattern, error) {
+	data, err := os.ReadFile(name)
+	// ENOTDIR: info/exclude under a .git that is a file.
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, pathError(name, err)
+	}
+	data = bytes.TrimPrefix(data, []byte("\xEF\xBB\xBF"))
+	var ps []gitignore.Pattern
+	for _, line := range strings.Split(string(data), "\n") {
+		line = strings.TrimSuffix(line, "\r")
+		if strings.HasPrefix(line, "#") || strings.TrimSpace(line) == "" {
+			continue
+		}
+		ps = append(ps, gitignore.ParsePattern(line, domain))
+	}
+	return ps, nil
+}
+
+// includeMatcher holds compiled include patterns, relative to a directory.
+type includeMatcher struct {
+	dir     string // absolute
+	matcher gitignore.Matcher
+}
+
+// newIncludeMatcher compiles patterns relative to dir (absolute), or
+// returns nil when there are none.
+func newIncludeMatcher(dir string, patterns []string) *includeMatcher {
+	if len(patterns) == 0 {
+		return nil
+	}
+	ps := make([]gitignore.Pattern, len(patterns))
+	for i, p := range patterns {
+		ps[i] = gitignore.ParsePattern(p, nil)
+	}
+	return &includeMatcher{dir: dir, matcher: gitignore.NewMatcher(ps)}
+}
+
+// includes reports whether the file at abs matches: the last pattern that
+// matches is not a "!" one. For a file outside the directory, only the
+// patterns without a "/" (which match a name at any depth) can match.
+func (m *includeMatcher) includes(abs string) bool {
+	if m == nil {
+		return false
+	}
+	rel, err := filepath.Rel(m.dir, abs)
+	if err != nil {
+		return false
+	}
+	// gitignore's Exclude is the include list's "match".
+	return m.matcher.Match(strings.Split(filepath.ToSlash(rel), "/"), false)
+}
