@@ -29,7 +29,7 @@ func TestReport(t *testing.T) {
 
 SEVERITY     CODE            FINDINGS  FILES
 error        bad-escape             3      2
-warning      rfc1738-unsafe         2      2
+information  rfc1738-unsafe         2      2
 
 == error bad-escape: 3 findings in 2 files, 2 shown ==
 a.md:3:25: error: "%zz" is not an escape: "%" must be followed by two hex digits [bad-escape]
@@ -39,11 +39,11 @@ b.md:1:324: error: "%zz" is not an escape: "%" must be followed by two hex digit
     …` + long[323-96:323+65] + `…
      ` + strings.Repeat(" ", 96) + `^
 
-== warning rfc1738-unsafe: 2 findings in 2 files, 2 shown ==
-a.md:4:53: warning: "~" is unsafe in RFC 1738 (RFC 3986 made it unreserved) [rfc1738-unsafe]
+== information rfc1738-unsafe: 2 findings in 2 files, 2 shown ==
+a.md:4:53: information: "~" is unsafe in RFC 1738 (RFC 3986 made it unreserved) [rfc1738-unsafe]
     	and http://example.org/b%zz and http://example.org/~c
     	                                                   ^
-c.txt:1:20: warning: "~" is unsafe in RFC 1738 (RFC 3986 made it unreserved) [rfc1738-unsafe]
+c.txt:1:20: information: "~" is unsafe in RFC 1738 (RFC 3986 made it unreserved) [rfc1738-unsafe]
     http://example.org/~d http://example.org/ok
                        ^
 `
@@ -52,7 +52,7 @@ c.txt:1:20: warning: "~" is unsafe in RFC 1738 (RFC 3986 made it unreserved) [rf
 	}
 
 	t.Run("--severity", func(t *testing.T) {
-		out, _, code := urlls(t, "report", "--severity", "warning", "--sample=0", dir)
+		out, _, code := urlls(t, "report", "--severity", "information", "--sample=0", dir)
 		if code != 0 || !strings.HasPrefix(out, "3 files checked, 6 URLs, 2 findings\n") ||
 			strings.Contains(out, "bad-escape") || !strings.Contains(out, "rfc1738-unsafe         2") || strings.Contains(out, "==") {
 			t.Errorf("exit %d:\n%s", code, out)
