@@ -16,6 +16,8 @@ var pathological = []string{
 	"\"", "'", "/*", "*/", "//", "#", "--[[", "[[", "r#\"", "\"\"\"", "'''", "${", "%s", "url(", "@import ",
 	"<script>", "</script", "<style>", "<textarea>", "*", "_", "~", ".", "\x00", "\xff", "。", "\u00a0",
 	"urlls-disable-line ", "<!-- urlls-disable-line -->", "// urlls-disable-next-line\n",
+	"mailto:a", "mailto:", "news:a", "urn:ab", "data:a", "tag:a", "about:a", "http::a.", "https//", "http:/", "_",
+	"http://a/{{", "http://a/{{ ", "{{", "}}", "{%", "<%", "http://a/<b", "/<b", "<mailto:a@b.c\n ", "<http://a\n ",
 }
 
 var pathoLanguages = []string{"plaintext", "markdown", "html", "go", "python", "rust", "lua", "css", "yaml", "sql", "shellscript"}
