@@ -89,3 +89,23 @@ func TestWrappers(t *testing.T) {
 		{"not in use", "plaintext", "<a+b+c:d> <user:password> <x-unknown:thing>", nil},
 	})
 }
+
+// TestHTMLTemplates: template actions in HTML text are not markup, and
+// attribute values that hold them stay whole.
+func TestHTMLTemplates(t *testing.T) {
+	runScanCases(t, []scanCase{
+		{"printf of a tag in an action", "html", `{{- printf "<span class=%q><a class=%q href=%q>%s</a></span>" $a $b $href $t | safeHTML }} <a href="⟦/x⟧">`,
+			[]w{{ctx: Attr, rel: true}}},
+		{"action value", "html", `<a href="⟦{{ .Permalink }}⟧">{{ .Title }}</a>`, []w{{ctx: Attr, rel: true}}},
+		{"quotes inside an action", "html", `<img src="⟦{{ (resources.Get "x.png").RelPermalink }}⟧" alt="{{ "a" }}">`, []w{{ctx: Attr, rel: true}}},
+		{"django url tag", "html", `<a href="⟦{% url "app:view" id %}⟧">x</a>`, []w{{ctx: Attr, rel: true}}},
+		{"unquoted action value", "html", `<a href=⟦{{ .URL }}⟧ title=x>`, []w{{ctx: Attr, rel: true}}},
+		{"srcset with actions", "html", `<img srcset="⟦{{ $a.RelPermalink }}⟧ 1x, ⟦{{ $b.RelPermalink }}⟧ 2x">`, []w{{ctx: Attr, rel: true}, {ctx: Attr, rel: true}}},
+		{"srcset one action", "html", `<source srcset="⟦{{ $imageWebp.RelPermalink }}⟧" type="image/webp">`, []w{{ctx: Attr, rel: true}}},
+		{"action with a URL in text", "html", `<p>{{ $href := printf "⟦https://github.com/gohugoio/hugo/releases/tag/v%s⟧" $.version }}</p>`, []w{{ctx: Quoted}}},
+		{"text URL around an action", "html", `<p>⟦https://x.org/{{ .Path }}/y⟧ and <a href="⟦{{ .A }}/{{ .B }}⟧">t</a></p>`, []w{{}, {ctx: Attr, rel: true}}},
+		{"braces that are not actions", "html", `<p>{ a } {{ open <a href="⟦/x⟧">t</a> {{ b }} <b>{{ ⟦http://y.org⟧</b>`, []w{{ctx: Attr, rel: true}, {}}},
+		{"actions do not nest", "html", `{{ a {{ b }} <a href="⟦/z⟧">`, []w{{ctx: Attr, rel: true}}},
+		{"ping with actions", "html", `<a ping="⟦{{ .A }}⟧ ⟦/p⟧"></a>`, []w{{ctx: Attr, rel: true}, {ctx: Attr, rel: true}}},
+	})
+}

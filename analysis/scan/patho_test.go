@@ -18,6 +18,7 @@ var pathological = []string{
 	"urlls-disable-line ", "<!-- urlls-disable-line -->", "// urlls-disable-next-line\n",
 	"mailto:a", "mailto:", "news:a", "urn:ab", "data:a", "tag:a", "about:a", "http::a.", "https//", "http:/", "_",
 	"http://a/{{", "http://a/{{ ", "{{", "}}", "{%", "<%", "http://a/<b", "/<b", "<mailto:a@b.c\n ", "<http://a\n ",
+	"<a href=\"{{", "<a href=\"{{ \"", "{{<", "{{ \"<a href=", "{%<", "<a href={{", "<img srcset=\"{{ x }} ", "<a ping=\"{{",
 }
 
 var pathoLanguages = []string{"plaintext", "markdown", "html", "go", "python", "rust", "lua", "css", "yaml", "sql", "shellscript"}
