@@ -206,6 +206,8 @@ func (sc *scanner) run(lang string) {
 		sc.scanHTML(0, n)
 	case kindCode:
 		sc.scanCode(0, n, sy)
+	case kindRST:
+		sc.scanRST(0, n)
 	default:
 		sc.scanText(0, n, bareOpts{}, angleText)
 	}
@@ -226,6 +228,8 @@ const (
 	kindMarkdown
 	kindHTML
 	kindCode
+	kindRST
+	kindAsciiDoc
 )
 
 func languageKind(lang string) (langKind, *syntax) {
@@ -235,6 +239,8 @@ func languageKind(lang string) (langKind, *syntax) {
 		return kindMarkdown, nil
 	case "html", "xhtml", "xml", "xsl", "svg", "vue", "svelte", "vue-html", "django-html", "handlebars", "razor":
 		return kindHTML, nil
+	case "restructuredtext", "rst":
+		return kindRST, nil
 	}
 	if sy, ok := languages[lang]; ok {
 		return kindCode, sy

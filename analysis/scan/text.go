@@ -133,6 +133,13 @@ func (sc *scanner) wrapper(lt, b int, rule angleRule) (int, bool) {
 // white space. A wrapped URL without a scheme is a relative reference: the
 // writer said it is a URL.
 func (sc *scanner) emitWrapped(p, q int, ctx Context) {
+	sc.emitJoined(p, q, ctx, ctx == Wrapped)
+}
+
+// emitJoined emits doc[p:q], without its leading and trailing white space,
+// as a URL whose inner white space is not part of it (RFC 1738 appendix
+// wrappers; docutils removes the white space of URIs broken over lines).
+func (sc *scanner) emitJoined(p, q int, ctx Context, rel bool) {
 	doc := sc.doc
 	for p < q && isSpace(doc[p]) {
 		p++
@@ -143,7 +150,7 @@ func (sc *scanner) emitWrapped(p, q int, ctx Context) {
 	if p >= q || sc.quiet {
 		return
 	}
-	c := Candidate{Start: p, End: q, Context: ctx, Relative: ctx == Wrapped}
+	c := Candidate{Start: p, End: q, Context: ctx, Relative: rel}
 	gap := false
 	for k := p; k < q; k++ {
 		if isSpace(doc[k]) {
