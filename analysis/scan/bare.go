@@ -230,6 +230,11 @@ type bareOpts struct {
 	// entityTail: GFM excludes a trailing "&name;" from an autolink
 	// (Markdown text, where such a name is not an entity).
 	entityTail bool
+	// brackets: "[" and "]" end the URL (AsciiDoc, where a URL is never
+	// written with them: "https://example.org[text]" is a link macro).
+	brackets bool
+	// pipe: "|" ends the URL (AsciiDoc tables, where it separates cells).
+	pipe bool
 }
 
 // scanBare finds the bare URLs of doc[a:b]: a scheme-shaped word at a word
@@ -254,31 +259,39 @@ func (sc *scanner) scanBare(a, b int, o bareOpts) {
 			i = j
 			continue
 		}
-		colon, ok := schemeStart(doc, i, j, b)
-		if !ok {
+		if end, ok := sc.bareAt(i, j, b, o); ok {
+			i = end
+		} else {
 			i = j
-			continue
 		}
-		oo := o
-		var quote rune
-		if o.ctx == Bare && i > 0 {
-			switch r, _ := utf8.DecodeLastRune(doc[:i]); r {
-			case '"', '“':
-				oo.ctx = Quoted
-			case '\'':
-				oo.ctx, quote = Quoted, '\''
-			case '‘':
-				oo.ctx = Quoted
-			}
-		}
-		q, ok := sc.bareURL(i, colon, b, oo, quote)
-		if !ok {
-			i = j + 1
-			continue
-		}
-		sc.emit(q, oo.ctx, false)
-		i = q.end
 	}
+}
+
+// bareAt emits the bare URL whose scheme-shaped word doc[i:j] is at a word
+// boundary, if schemeStart accepts it, and returns its end.
+func (sc *scanner) bareAt(i, j, b int, o bareOpts) (int, bool) {
+	doc := sc.doc
+	colon, ok := schemeStart(doc, i, j, b)
+	if !ok {
+		return 0, false
+	}
+	var quote rune
+	if o.ctx == Bare && i > 0 {
+		switch r, _ := utf8.DecodeLastRune(doc[:i]); r {
+		case '"', '“':
+			o.ctx = Quoted
+		case '\'':
+			o.ctx, quote = Quoted, '\''
+		case '‘':
+			o.ctx = Quoted
+		}
+	}
+	q, ok := sc.bareURL(i, colon, b, o, quote)
+	if !ok {
+		return 0, false
+	}
+	sc.emit(q, o.ctx, false)
+	return q.end, true
 }
 
 // bareURL returns the bare URL whose scheme is doc[s:colon], or false when
@@ -322,6 +335,9 @@ scan:
 			}
 		}
 		if endsURL(r) || r == quote && quote != 0 {
+			break
+		}
+		if !u.dec && (o.brackets && (r == '[' || r == ']') || o.pipe && r == '|') {
 			break
 		}
 		if r < utf8.RuneSelf {

@@ -81,7 +81,20 @@
 //   - Code spans, fenced and indented code blocks, HTML comments and the
 //     text of <a> elements are not scanned; link text and image
 //     descriptions are not either (GFM never links them).
-//   - HTML <script> is scanned as JavaScript and <style> as CSS.
+//   - HTML <script> is scanned as JavaScript and <style> as CSS. A template
+//     action ("{{ … }}", "{% … %}") in HTML text is not markup, and in an
+//     attribute value it is part of the value, quotes inside included.
+//   - reStructuredText: targets, embedded URIs, image and figure URIs and
+//     the :target: and :url: options are URLs (Relative set; white space
+//     inside removed, as docutils does); literal blocks, code directives,
+//     inline literals, interpreted text (roles name labels, not URLs) and
+//     comments are skipped.
+//   - AsciiDoc: a URL ends at "[" ("https://a.org[text]" is a link macro)
+//     and its bracketed text is not scanned; link: and image: targets are
+//     URLs (Relative set); a URL that starts with an attribute reference
+//     ("{url-repo}/issues[…]") is skipped, as its value is checked where the
+//     attribute is set; listing, literal, passthrough and comment blocks,
+//     literal paragraphs, passthroughs and cross references are skipped.
 //   - In string literals of code, a template placeholder ("{", "${", "#{",
 //     a printf verb) ends a URL, and an escape sequence is decoded.
 package scan
@@ -163,7 +176,8 @@ func (c *Candidate) DocOffset(i int) int {
 
 // Scan finds the candidate URLs of doc, in document order, for the LSP
 // language id lang: "markdown"; "html" (and "xml", "xhtml", "svg", "vue",
-// "svelte", which are scanned as HTML); "plaintext"; or a code language
+// "svelte", which are scanned as HTML); "restructuredtext"; "asciidoc";
+// "plaintext"; or a code language
 // ("go", "python", "javascript", "typescript", "javascriptreact",
 // "typescriptreact", "c", "cpp", "java", "rust", "shellscript", "ruby",
 // "yaml", "toml", "json", "jsonc", "css", "lua", "sql", and the others of
@@ -187,8 +201,9 @@ func (c *Candidate) DocOffset(i int) int {
 //     inside is removed from Text, with Offsets (in <scheme:…> only at line
 //     breaks).
 //
-// Markdown is scanned by scanMarkdown, HTML by scanHTML and code by
-// scanCode; their doc comments give the rules. Scan never panics and runs in
+// Markdown is scanned by scanMarkdown, HTML by scanHTML, reStructuredText
+// by scanRST, AsciiDoc by scanAsciiDoc and code by scanCode; their doc
+// comments give the rules. Scan never panics and runs in
 // time linear in len(doc) (up to a logarithmic factor for Markdown code
 // spans).
 func Scan(doc []byte, lang string) []Candidate {
@@ -208,6 +223,8 @@ func (sc *scanner) run(lang string) {
 		sc.scanCode(0, n, sy)
 	case kindRST:
 		sc.scanRST(0, n)
+	case kindAsciiDoc:
+		sc.scanAsciiDoc(0, n)
 	default:
 		sc.scanText(0, n, bareOpts{}, angleText)
 	}
@@ -241,6 +258,8 @@ func languageKind(lang string) (langKind, *syntax) {
 		return kindHTML, nil
 	case "restructuredtext", "rst":
 		return kindRST, nil
+	case "asciidoc", "adoc":
+		return kindAsciiDoc, nil
 	}
 	if sy, ok := languages[lang]; ok {
 		return kindCode, sy

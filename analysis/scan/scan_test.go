@@ -321,6 +321,6 @@ func TestLanguageForPath(t *testing.T) {
 // textLanguages are the language ids LanguageForPath returns that Scan
 // scans as plain text, deliberately.
 var textLanguages = map[string]bool{
-	"latex": true, "bibtex": true, "asciidoc": true, "diff": true, "bat": true,
+	"latex": true, "bibtex": true, "diff": true, "bat": true,
 	"csv": true, "log": true,
 }
