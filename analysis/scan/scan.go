@@ -8,8 +8,9 @@
 //
 // The package does no I/O, never panics, and runs in time linear in the
 // document (the Markdown code-span index adds a logarithmic factor): every
-// search that could fail is either bounded by the next delimiter or
-// remembered (scanner.misses), and the link delimiter stack is bounded.
+// search that could fail is either bounded by the next delimiter or a short
+// limit, or remembered (scanner.misses, scanner.nextIndex), and the link
+// delimiter stack is bounded.
 //
 // # Decisions
 //
@@ -96,7 +97,10 @@
 //     attribute is set; listing, literal, passthrough and comment blocks,
 //     literal paragraphs, passthroughs and cross references are skipped.
 //   - In string literals of code, a template placeholder ("{", "${", "#{",
-//     a printf verb) ends a URL, and an escape sequence is decoded.
+//     a printf verb, "{{") ends a URL, and an escape sequence is decoded:
+//     there the rest is filled in by the program (concatenated, formatted),
+//     and the literal part before it is what the writer typed. In running
+//     text a template action does not end a URL (see above).
 package scan
 
 import (
@@ -108,7 +112,7 @@ import (
 type Context uint8
 
 const (
-	// Bare is a URL in running text, recognised by its known scheme.
+	// Bare is a URL in running text, recognised by its scheme.
 	Bare Context = iota
 	// Angle is a URL in <…> (RFC 1738 appendix, Markdown autolinks).
 	Angle
@@ -117,9 +121,12 @@ const (
 	Wrapped
 	// Quoted is a URL in quotes in plain text.
 	Quoted
-	// Link is a Markdown inline link or image destination.
+	// Link is a Markdown inline link or image destination, a
+	// reStructuredText embedded URI or image URI, or an AsciiDoc link: or
+	// image: target.
 	Link
-	// RefDef is a Markdown link reference definition's destination.
+	// RefDef is a Markdown link reference definition's destination, or the
+	// URI of a reStructuredText hyperlink target.
 	RefDef
 	// Attr is an HTML attribute value that holds a URL (href, src, …).
 	Attr
