@@ -1,6 +1,10 @@
 package scan
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/urlls/urlls/analysis/schemes"
+)
 
 // TestProseIsNotURL: words before a colon in prose and code-like text are
 // not URLs (the issue's list).
@@ -78,7 +82,9 @@ func TestBareTemplates(t *testing.T) {
 // TestWrappers: <…> in running text.
 func TestWrappers(t *testing.T) {
 	runScanCases(t, []scanCase{
-		{"scheme in use", "plaintext", "<⟦mailto:a@b.org⟧> <⟦urn:isbn:123⟧> <⟦irc://x⟧> <⟦http:foo⟧>", []w{{ctx: Angle}, {ctx: Angle}, {ctx: Angle}, {ctx: Angle}}},
+		{"scheme in use", "plaintext", "<⟦mailto:a@b.org⟧> <⟦urn:isbn:123⟧> <⟦irc://x⟧> <⟦about:blank⟧>", []w{{ctx: Angle}, {ctx: Angle}, {ctx: Angle}, {ctx: Angle}}},
+		{"known scheme without its syntax", "plaintext", "<http:foo> <file:line> <news:today> <mailto:me> <urn:x>", nil},
+		{"XML qualified names", "plaintext", "<content:encoded> <app:layout_behavior> <xsl:template> <dc:title>", nil},
 		{"broken over lines", "plaintext", "<⟦http://a.b/c\n   d⟧>", []w{{ctx: Angle, text: "http://a.b/cd", offs: offs([2]int{0, 12}, [2]int{16, 1})}}},
 		{"RFC 3986 appendix C", "plaintext", "from <⟦ftp://foo.example.\n   com/rfc/⟧>.",
 			[]w{{ctx: Angle, text: "ftp://foo.example.com/rfc/", offs: offs([2]int{0, 18}, [2]int{22, 8})}}},
@@ -107,5 +113,21 @@ func TestHTMLTemplates(t *testing.T) {
 		{"braces that are not actions", "html", `<p>{ a } {{ open <a href="⟦/x⟧">t</a> {{ b }} <b>{{ ⟦http://y.org⟧</b>`, []w{{ctx: Attr, rel: true}, {}}},
 		{"actions do not nest", "html", `{{ a {{ b }} <a href="⟦/z⟧">`, []w{{ctx: Attr, rel: true}}},
 		{"ping with actions", "html", `<a ping="⟦{{ .A }}⟧ ⟦/p⟧"></a>`, []w{{ctx: Attr, rel: true}, {ctx: Attr, rel: true}}},
+	})
+}
+
+// TestRegistrySchemes: schemes of the IANA registry that are not in
+// bareSchemes are bare URLs only before "//", and wrappers only when they
+// hold more than an XML qualified name. The registry is stubbed with a few
+// of its real entries, common words among them.
+func TestRegistrySchemes(t *testing.T) {
+	registered := map[string]bool{"content": true, "app": true, "spotify": true, "service": true, "session": true, "feed": true, "info": true}
+	registryInUse = func(name string) bool { return registered[name] || schemes.InUse(name) }
+	defer func() { registryInUse = schemes.InUse }()
+	runScanCases(t, []scanCase{
+		{"bare only before //", "plaintext", "content:encoded service:web session:abc spotify:track:6rq feed:x ⟦feed://a.org/rss⟧ info:x", []w{{}}},
+		{"wrappers", "plaintext", "<⟦spotify:track:6rqhFgbbKwnb9MLmUQDhG6⟧> <⟦info:doi/10.1000/182⟧> <content:encoded> <app:layout_behavior> <service:web> <session: x>",
+			[]w{{ctx: Angle}, {ctx: Angle}}},
+		{"comments", "go", "// <⟦spotify:track:6rq⟧> and <content:encoded>", []w{{ctx: Angle}}},
 	})
 }

@@ -109,8 +109,12 @@ func inUse(b []byte) bool {
 	if len(b) > 32 {
 		return false
 	}
-	return schemes.InUse(string(b))
+	return registryInUse(string(b))
 }
+
+// registryInUse is schemes.InUse; tests replace it to be independent of the
+// registry's data.
+var registryInUse = schemes.InUse
 
 func isTypoScheme(b []byte) bool {
 	var buf [32]byte

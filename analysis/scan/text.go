@@ -57,7 +57,9 @@ func (sc *scanner) scanText(a, b int, o bareOpts, rule angleRule) {
 // wrapper) and returns the offset after the ">".
 //
 // Inside "<URL:…>" any white space may stand: the writer said it is a URL.
-// Inside "<scheme:…>", white space may only break the URL over lines, as
+// "<scheme:…>" needs a scheme in use (see schemeAt) followed by "//", by
+// the syntax of its bareSchemes entry, or (a scheme of the registry alone)
+// by more than an XML qualified name. Inside "<scheme:…>", white space may only break the URL over lines, as
 // in RFC 3986 Appendix C's "<ftp://foo.example.\n   com/rfc/>": a line
 // break right after a URL character, then the next line's indentation. A
 // space within a line means prose ("<note: this is prose>", "<T: Clone>"),
@@ -84,6 +86,30 @@ func (sc *scanner) wrapper(lt, b int, rule angleRule) (int, bool) {
 		return 0, false
 	}
 	strict := ctx == Angle
+	// A scheme of bareSchemes needs its syntax ("<news: today>" is prose);
+	// one of the registry alone, more than an XML qualified name
+	// ("<content:encoded>", "<app:layout_behavior>").
+	if strict {
+		j := p
+		for isSchemeChar(doc[j]) {
+			j++
+		}
+		if !hasPrefix(doc[j:b], "://") {
+			if syn, ok := lookupSyntax(doc[p:j]); ok {
+				if !fits(doc, syn, j+1, b) {
+					return 0, false // "<news: today>", "<file:line>"
+				}
+			} else {
+				k := j + 1
+				for k < b && (isAlnum(doc[k]) || doc[k] == '-' || doc[k] == '_' || doc[k] == '.') {
+					k++
+				}
+				if k < b && doc[k] == '>' {
+					return 0, false
+				}
+			}
+		}
+	}
 	lines := 0
 	indent := false // in the indentation after a line break
 	q := p
