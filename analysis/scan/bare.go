@@ -25,6 +25,8 @@ type scanner struct {
 	// document of 10 MB of `<a href="` would take quadratic time.
 	misses map[string]span
 	next   map[string]found // see nextIndex
+
+	brace, braceLim int // the next "{" of HTML text, see actionBefore
 }
 
 type span struct{ start, end int }
@@ -255,7 +257,7 @@ func (sc *scanner) scanBare(a, b int, o bareOpts) {
 		for j < b && isSchemeChar(doc[j]) {
 			j++
 		}
-		if !schemeBoundary(doc, i) {
+		if j >= b || doc[j] != ':' && doc[j] != '/' || !schemeBoundary(doc, i) {
 			i = j
 			continue
 		}

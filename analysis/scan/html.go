@@ -165,8 +165,15 @@ func (sc *scanner) actionAt(p, b int) int {
 // a tag.
 func (sc *scanner) actionBefore(i, lt, b int) int {
 	for {
-		t := sc.nextIndex("html{", i, lt, "{")
-		if t < 0 {
+		// The next "{" at or after i, remembered: this runs at every "<".
+		if sc.brace < i || sc.braceLim != b {
+			sc.brace, sc.braceLim = b, b
+			if k := indexByte(sc.doc[i:b], '{'); k >= 0 {
+				sc.brace = i + k
+			}
+		}
+		t := sc.brace
+		if t >= lt {
 			return 0
 		}
 		if end := sc.actionAt(t, b); end > 0 {
