@@ -23,7 +23,8 @@
 //     session, shell, tag, …). So: any scheme-shaped word of two or more
 //     characters followed by "://" and a host-like character ("foo://bar",
 //     "htps://x": the checks call an unknown scheme information and a
-//     near-miss an error); or a scheme of the bareSchemes table followed by
+//     near-miss an error; a word with a "." must be a scheme in use, as
+//     "http.https://…" of git config is a key); or a scheme of the bareSchemes table followed by
 //     ":" and what its syntax needs: "/" for the hierarchical ones (http,
 //     https, ftp, file, ws, ssh, git, …: "file:/etc/x", not "file:line" or
 //     "http:" alone), an address with "@" for mailto, a newsgroup with a "."

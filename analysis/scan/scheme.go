@@ -182,7 +182,9 @@ func wordByteBefore(doc []byte, i int) bool {
 //     character that may start a host or a path ("foo://bar", "htps://x",
 //     "hhttps://x": the checks call an unknown scheme information and a
 //     near-miss of a common one an error); for a synHier scheme anything
-//     may follow, as the URL's end decides whether there is one;
+//     may follow, as the URL's end decides whether there is one; a word
+//     with a "." that is not in use is a file, host or key name
+//     ("http.https://github.com/.extraheader" in git config);
 //   - a typo of http, https or ftp: "https//host" (no colon, then a letter,
 //     digit or "[") and "http::host.example" (a doubled colon, then a
 //     dotted host name: "http::Request" is a Rust path, not a URL);
