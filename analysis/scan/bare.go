@@ -24,6 +24,9 @@ type scanner struct {
 	// offset from to lim is not repeated from a later offset: without it, a
 	// document of 10 MB of `<a href="` would take quadratic time.
 	misses map[string]span
+	next   map[string]found // see nextIndex
+
+	brace, braceLim int // the next "{" of HTML text, see actionBefore
 }
 
 type span struct{ start, end int }
@@ -57,6 +60,41 @@ func (sc *scanner) index(key string, from, lim int, marker string) int {
 	sc.misses[key] = span{from, lim}
 	return -1
 }
+
+// nextIndex returns the offset of the first marker in doc[from:lim], or -1,
+// remembering the answer under key: a later search from an offset up to the
+// marker found (or, after a miss, within the span searched) is answered
+// without reading the document again, so that searches from increasing
+// offsets cost time linear in the document.
+func (sc *scanner) nextIndex(key string, from, lim int, marker string) int {
+	if sc.next == nil {
+		sc.next = make(map[string]found)
+	}
+	f, ok := sc.next[key]
+	if ok && f.from <= from {
+		switch {
+		case f.at >= from:
+			if f.at+len(marker) <= lim {
+				return f.at
+			}
+			return -1
+		case f.at < 0 && lim <= f.lim:
+			return -1
+		}
+	}
+	at := -1
+	if from < lim {
+		if k := indexString(sc.doc[from:lim], marker); k >= 0 {
+			at = from + k
+		}
+	}
+	sc.next[key] = found{from: from, lim: lim, at: at}
+	return at
+}
+
+// found is a remembered search of nextIndex: the first marker in
+// doc[from:lim] is at at, or there is none (at < 0).
+type found struct{ from, lim, at int }
 
 func indexString(b []byte, s string) int { return bytes.Index(b, []byte(s)) }
 
@@ -187,20 +225,25 @@ type bareOpts struct {
 	// quotation mark.
 	ctx Context
 	// code: in a string literal of code, the start of a template
-	// placeholder ("{", "${", "#{", a printf verb such as "%s") ends the URL:
-	// what follows is not literal URL text.
+	// placeholder ("{", "${", "#{", a printf verb such as "%s") ends the
+	// URL: what follows is not literal URL text, and a URL cut there is
+	// still checked up to it.
 	code bool
 	// entityTail: GFM excludes a trailing "&name;" from an autolink
 	// (Markdown text, where such a name is not an entity).
 	entityTail bool
+	// brackets: "[" and "]" end the URL (AsciiDoc, where a URL is never
+	// written with them: "https://example.org[text]" is a link macro).
+	brackets bool
+	// pipe: "|" ends the URL (AsciiDoc tables, where it separates cells).
+	pipe bool
 }
 
-// scanBare finds the bare URLs of doc[a:b]: a known scheme at a word
-// boundary (not after a letter, digit, "+", "-" or ".", the characters of a
-// scheme name: "xhttp://" and "1.http://" are not URLs, "(http://", "_http://"
-// and "text:http://" are), then ":" ("://" for the RFC 1738 §4 reserved
-// schemes). A non-ASCII letter before the scheme does not prevent it: CJK
-// text has no spaces between words and URLs.
+// scanBare finds the bare URLs of doc[a:b]: a scheme-shaped word at a word
+// boundary (schemeBoundary) that schemeStart accepts: "scheme://" for any scheme,
+// a known scheme followed by what its syntax needs ("mailto:a@b.c",
+// "urn:isbn:…", "file:/x"), or a typo of a common one ("https//host",
+// "http::host.example"). bareURL decides where the URL ends.
 func (sc *scanner) scanBare(a, b int, o bareOpts) {
 	doc := sc.doc
 	i := a
@@ -214,40 +257,43 @@ func (sc *scanner) scanBare(a, b int, o bareOpts) {
 		for j < b && isSchemeChar(doc[j]) {
 			j++
 		}
-		if i > 0 && isSchemeChar(doc[i-1]) || j >= b || doc[j] != ':' {
+		if j >= b || doc[j] != ':' && doc[j] != '/' || !schemeBoundary(doc, i) {
 			i = j
 			continue
 		}
-		switch lookupScheme(doc[i:j]) {
-		case schemeUnknown:
+		if end, ok := sc.bareAt(i, j, b, o); ok {
+			i = end
+		} else {
 			i = j
-			continue
-		case schemeReserved:
-			if j+3 > b || doc[j+1] != '/' || doc[j+2] != '/' {
-				i = j
-				continue
-			}
 		}
-		oo := o
-		var quote rune
-		if o.ctx == Bare && i > 0 {
-			switch r, _ := utf8.DecodeLastRune(doc[:i]); r {
-			case '"', '“':
-				oo.ctx = Quoted
-			case '\'':
-				oo.ctx, quote = Quoted, '\''
-			case '‘':
-				oo.ctx = Quoted
-			}
-		}
-		q, ok := sc.bareURL(i, j, b, oo, quote)
-		if !ok {
-			i = j + 1
-			continue
-		}
-		sc.emit(q, oo.ctx, false)
-		i = q.end
 	}
+}
+
+// bareAt emits the bare URL whose scheme-shaped word doc[i:j] is at a word
+// boundary, if schemeStart accepts it, and returns its end.
+func (sc *scanner) bareAt(i, j, b int, o bareOpts) (int, bool) {
+	doc := sc.doc
+	colon, ok := schemeStart(doc, i, j, b)
+	if !ok {
+		return 0, false
+	}
+	var quote rune
+	if o.ctx == Bare && i > 0 {
+		switch r, _ := utf8.DecodeLastRune(doc[:i]); r {
+		case '"', '“':
+			o.ctx = Quoted
+		case '\'':
+			o.ctx, quote = Quoted, '\''
+		case '‘':
+			o.ctx = Quoted
+		}
+	}
+	q, ok := sc.bareURL(i, colon, b, o, quote)
+	if !ok {
+		return 0, false
+	}
+	sc.emit(q, o.ctx, false)
+	return q.end, true
 }
 
 // bareURL returns the bare URL whose scheme is doc[s:colon], or false when
@@ -258,21 +304,42 @@ func (sc *scanner) scanBare(a, b int, o bareOpts) {
 // (when quote is not 0), or a closing ")", "]" or "}" that has no opening
 // partner in the URL; this keeps https://en.wikipedia.org/wiki/Foo_(bar)
 // whole and leaves out the ")" of "(see http://example.com)" and the "]" of
-// "[http://example.com]". Then, repeatedly, a trailing character of
-// `trailing`, a trailing "'" when the URL holds an odd number of them, and
+// "[http://example.com]". Template syntax does not end it: a template action
+// ("{{ .Site.BaseURL }}", "{% url 'x' %}", "<%= path %>", closed on its
+// line within maxTemplate bytes) is stepped over whole, spaces, quotes and
+// "<" included, and so is a placeholder "<name>" after "/", "=", ":" or "@"
+// ("https://github.com/<user>/<repo>"), which is not an HTML tag name: the
+// checks mask what Placeholders finds. Then, repeatedly, a trailing character
+// of `trailing`, a trailing "'" when the URL holds an odd number of them, and
 // a trailing "…" are dropped.
 func (sc *scanner) bareURL(s, colon, lim int, o bareOpts, quote rune) (seq, bool) {
 	doc := sc.doc
 	decs := sc.decs[:0]
 	var depth [3]int
 	quotes := 0
+	stepped := false // over a template or placeholder
 	i := s
 	lastDec := func(at int) bool { return len(decs) > 0 && decs[len(decs)-1].end == at }
 scan:
 	for i < lim {
 		u := decodeAt(doc, i, lim, o.mode)
 		r := u.r
+		if !u.dec && !o.code && (r == '{' || r == '<') {
+			if e := sc.templateEnd(i, lim); e > 0 {
+				i, stepped = e, true
+				continue
+			}
+			if r == '<' && i > colon+1 {
+				if e := namePlaceholder(doc, i, lim); e > 0 {
+					i, stepped = e, true
+					continue
+				}
+			}
+		}
 		if endsURL(r) || r == quote && quote != 0 {
+			break
+		}
+		if !u.dec && (o.brackets && (r == '[' || r == ']') || o.pipe && r == '|') {
 			break
 		}
 		if r < utf8.RuneSelf {
@@ -335,6 +402,9 @@ trim:
 		}
 	}
 	q.decs = decs
+	if stepped && q.end > keep {
+		return q, true
+	}
 	it := q.iter(doc)
 	for u, ok := it.next(); ok; u, ok = it.next() {
 		if u.start > colon && (u.r >= utf8.RuneSelf || isAlnum(byte(u.r)) || u.r == '%') {
@@ -352,6 +422,84 @@ func bracket(r rune) int {
 		return 1
 	}
 	return 2
+}
+
+// maxTemplate bounds the length of a template action inside a bare URL.
+const maxTemplate = 256
+
+// templateEnd returns the end of the template action at doc[i] ("{{ … }}",
+// "{{{ … }}}", "{% … %}", "<% … %>"), closed on its line within
+// maxTemplate bytes, or 0. The searches are remembered (nextIndex), so that
+// a line of "{{" stays linear.
+func (sc *scanner) templateEnd(i, lim int) int {
+	doc := sc.doc
+	var key, close string
+	switch {
+	case hasPrefix(doc[i:lim], "{{"):
+		key, close = "bare}}", "}}"
+	case hasPrefix(doc[i:lim], "{%"):
+		key, close = "bare%}", "%}"
+	case hasPrefix(doc[i:lim], "<%"):
+		key, close = "bare%>", "%>"
+	default:
+		return 0
+	}
+	k := sc.nextIndex(key, i+2, lim, close)
+	if k < 0 || k+2-i > maxTemplate {
+		return 0
+	}
+	if nl := sc.nextIndex("bare\n", i+2, lim, "\n"); nl >= 0 && nl < k {
+		return 0
+	}
+	end := k + 2
+	if close == "}}" && doc[i+2] == '{' && end < lim && doc[end] == '}' {
+		end++ // Handlebars' "{{{ … }}}"
+	}
+	return end
+}
+
+// htmlTagNames are the names of HTML elements met in running text: a
+// "<name>" that is one of them is markup, not a placeholder.
+var htmlTagNames = map[string]bool{
+	"a": true, "abbr": true, "b": true, "big": true, "br": true, "center": true, "cite": true,
+	"del": true, "dfn": true, "div": true, "em": true, "font": true, "hr": true, "i": true,
+	"img": true, "ins": true, "kbd": true, "li": true, "mark": true, "nobr": true, "ol": true,
+	"p": true, "pre": true, "q": true, "s": true, "small": true, "span": true, "strike": true,
+	"strong": true, "sub": true, "sup": true, "td": true, "th": true, "tr": true, "tt": true,
+	"u": true, "ul": true, "wbr": true,
+}
+
+// namePlaceholder returns the end of a placeholder "<name>" at doc[i]
+// inside a URL, or 0: after "/", "=", ":" or "@", a letter, then letters,
+// digits, "_", "-" and "." (no spaces: in running text a space ends the
+// URL), ">", within maxPlaceholder bytes, and a name that is not an HTML tag
+// name ("<b>", "<br>").
+func namePlaceholder(doc []byte, i, lim int) int {
+	switch doc[i-1] {
+	case '/', '=', ':', '@':
+	default:
+		return 0
+	}
+	k := i + 1
+	if k >= lim || !isAlpha(doc[k]) {
+		return 0
+	}
+	for k < lim && k-i < maxPlaceholder && (isWordByte(doc[k]) || doc[k] == '-' || doc[k] == '.') {
+		k++
+	}
+	if k >= lim || doc[k] != '>' {
+		return 0
+	}
+	var buf [8]byte
+	if n := doc[i+1 : k]; len(n) <= len(buf) {
+		for x, c := range n {
+			buf[x] = lower(c)
+		}
+		if htmlTagNames[string(buf[:len(n)])] {
+			return 0
+		}
+	}
+	return k + 1
 }
 
 // printfVerb reports whether doc[j:] (after a "%") is the rest of a printf

@@ -5,46 +5,6 @@ import (
 	"unicode/utf8"
 )
 
-// schemeKind says how a scheme name is recognised in running text.
-type schemeKind uint8
-
-const (
-	// schemeUnknown is any other scheme: a URL only inside a wrapper or a
-	// link context.
-	schemeUnknown schemeKind = iota
-	// schemeKnown is a scheme with a syntax in RFC 1738 §5 (and https, which
-	// RFC 2818 §2.4 gives the http syntax): recognised bare, before ":".
-	schemeKnown
-	// schemeReserved is a scheme RFC 1738 §4 reserves without giving it a
-	// syntax: recognised bare only before "://", because "mid:", "cid:" and
-	// the like are common words followed by a colon in prose.
-	schemeReserved
-)
-
-var schemes = map[string]schemeKind{
-	"http": schemeKnown, "https": schemeKnown, "ftp": schemeKnown,
-	"file": schemeKnown, "gopher": schemeKnown, "mailto": schemeKnown,
-	"news": schemeKnown, "nntp": schemeKnown, "telnet": schemeKnown,
-	"wais": schemeKnown, "prospero": schemeKnown,
-	"afs": schemeReserved, "mid": schemeReserved, "cid": schemeReserved,
-	"nfs": schemeReserved, "tn3270": schemeReserved,
-	"mailserver": schemeReserved, "z39.50": schemeReserved,
-}
-
-// lookupScheme returns the kind of the scheme name b, in any case
-// (RFC 1738 §2.1: "programs interpreting URLs should treat upper case letters
-// as equivalent to lower case in scheme names").
-func lookupScheme(b []byte) schemeKind {
-	var buf [10]byte
-	if len(b) > len(buf) {
-		return schemeUnknown
-	}
-	for i, c := range b {
-		buf[i] = lower(c)
-	}
-	return schemes[string(buf[:len(b)])]
-}
-
 func lower(c byte) byte {
 	if 'A' <= c && c <= 'Z' {
 		return c + 'a' - 'A'

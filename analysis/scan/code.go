@@ -257,7 +257,7 @@ func (sc *scanner) codeToken(i, a, b int, sy *syntax) (int, bool) {
 			eol++
 		}
 		bs := i + len(lc.open)
-		sc.scanText(bs, eol, bareOpts{ctx: Code}, angleKnown)
+		sc.scanText(bs, eol, bareOpts{ctx: Code}, angleComment)
 		sc.comment(i, eol, bs, eol)
 		return eol, true
 	}
@@ -422,9 +422,10 @@ func (sc *scanner) stringURLs(cs, ce int, mode decodeMode) {
 }
 
 // exactURL emits the string literal text doc[cs:ce] as one candidate when
-// it is exactly a URL: a known scheme, or a scheme of two or more characters
-// and "//" (not a drive letter: "C:/x"), then no character that ends a URL
-// and no template placeholder.
+// it is exactly a URL: a scheme that schemeStart accepts ("scheme://…" with
+// a scheme of two or more characters, not a drive letter "C:/x"; a known
+// scheme with its syntax, "mailto:a@b.c"; not "key:value" or "file:line"),
+// then no character that ends a URL and no template placeholder.
 func (sc *scanner) exactURL(cs, ce int, mode decodeMode) bool {
 	doc := sc.doc
 	if ce-cs > 1<<13 || ce-cs < 4 || !isAlpha(doc[cs]) {
@@ -437,12 +438,21 @@ func (sc *scanner) exactURL(cs, ce int, mode decodeMode) bool {
 	if j >= ce || doc[j] != ':' || j-cs < 2 {
 		return false
 	}
-	kind := lookupScheme(doc[cs:j])
-	slashes := j+2 < ce && doc[j+1] == '/' && doc[j+2] == '/'
-	if kind != schemeKnown && !slashes {
-		return false
-	}
 	q := sc.decodeSeq(cs, ce, mode)
+	if _, ok := schemeStart(doc, cs, j, ce); !ok {
+		// "http:\/\/…" in JSON: judge the decoded text after the colon.
+		if len(q.decs) == 0 || q.decs[0].start <= j {
+			return false
+		}
+		var buf []byte
+		it := q.iter(doc)
+		for u, ok := it.next(); ok && len(buf) < 300; u, ok = it.next() {
+			buf = u.appendText(buf, doc)
+		}
+		if _, ok := schemeStart(buf, 0, j-cs, len(buf)); !ok {
+			return false
+		}
+	}
 	content := false
 	it := q.iter(doc)
 	for u, ok := it.next(); ok; u, ok = it.next() {
@@ -453,7 +463,7 @@ func (sc *scanner) exactURL(cs, ce int, mode decodeMode) bool {
 		if !u.dec && (u.r == '{' || u.r == '%' && !(k+2 < ce && isHex(doc[k+1]) && isHex(doc[k+2])) && printfVerb(doc, k+1, ce)) {
 			return false
 		}
-		if k > j && (u.r >= 0x80 || u.r < 0x80 && isAlnum(byte(u.r)) || u.r == '%') {
+		if u.start > j && (u.r >= 0x80 || u.r < 0x80 && isAlnum(byte(u.r)) || u.r == '%') {
 			content = true
 		}
 	}
@@ -480,7 +490,7 @@ func (sc *scanner) blockComment(i, b int, bc blockComment) int {
 		case hasPrefix(doc[j:b], bc.close):
 			depth--
 			if depth == 0 {
-				sc.scanText(bs, j, bareOpts{ctx: Code}, angleKnown)
+				sc.scanText(bs, j, bareOpts{ctx: Code}, angleComment)
 				sc.comment(i, j+len(bc.close), bs, j)
 				return j + len(bc.close)
 			}
@@ -489,7 +499,7 @@ func (sc *scanner) blockComment(i, b int, bc blockComment) int {
 		}
 		j++
 	}
-	sc.scanText(bs, b, bareOpts{ctx: Code}, angleKnown)
+	sc.scanText(bs, b, bareOpts{ctx: Code}, angleComment)
 	sc.comment(i, b, bs, b)
 	return b
 }
@@ -526,7 +536,7 @@ func (sc *scanner) longBracket(start, open, n, b int, comment bool) int {
 		be, end = bs+k, bs+k+len(close)
 	}
 	if comment {
-		sc.scanText(bs, be, bareOpts{ctx: Code}, angleKnown)
+		sc.scanText(bs, be, bareOpts{ctx: Code}, angleComment)
 		sc.comment(start, end, bs, be)
 	} else {
 		sc.stringURLs(bs, be, decRaw)

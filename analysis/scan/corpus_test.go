@@ -59,14 +59,14 @@ var notLinksExceptions = map[string]exception{
 		"a domain label cannot start with \"-\" (RFC 1738 §3.1 domainlabel): a URL to report, not text to ignore",
 		"http://-example.com"},
 	"_http://example.com": {
-		"\"_\" is not a scheme character, so the URL starts at a word boundary; GFM treats \"_\" as an emphasis delimiter and links _http://example.com_",
+		"a \"_\" that starts a word is emphasis, not part of an identifier, so the URL starts after it (GFM treats \"_\" as an emphasis delimiter and links _http://example.com_); inside a word (\"a_http://\") it is not a boundary",
 		"http://example.com"},
 	"http://example.com_": {
 		"a trailing \"_\" is dropped as GFM drops it (it closes emphasis), leaving a well-formed URL; linkify-it rejects the host instead",
 		"http://example.com"},
-	"mailto:bar": {
-		"RFC 1738 §3.5 mailtourl is \"mailto:\" and an RFC 822 address: the checks decide whether \"bar\" is one; a URL with a known scheme is always a candidate",
-		"mailto:bar"},
+	"hppt://example.com": {
+		"any scheme-shaped word before \"://\" is a candidate, so that the checks can report a near-miss of a common scheme (\"hppt\" for http) as an error with a fix; linkify-it leaves unknown schemes out",
+		"hppt://example.com"},
 }
 
 // linkifyCases reads a linkify-it fixture file as its test/test.mjs does:

@@ -9,6 +9,7 @@ import (
 var fuzzLanguages = []string{
 	"plaintext", "markdown", "html", "go", "python", "javascript", "rust", "shellscript", "yaml", "sql",
 	"lua", "css", "json", "c", "ruby", "toml", "ini", "haskell", "powershell", "clojure", "unknown",
+	"restructuredtext", "asciidoc",
 }
 
 // checkInvariants checks what every Scan result must satisfy: spans inside
@@ -93,6 +94,9 @@ func FuzzScan(f *testing.F) {
 		"&#0; &#x110000; &#128; &notit; &acE; \\u{1F600} \\uD83D\\uDE00 \\400 http://a.com/&amp",
 		"((((((((((((((((((( [[[[[[[[[[[[ <<<<<<<<<< ]]]]]]] ))))))) `````` ~~~~",
 		"http://a.com/`b` http://\xff\xfe\x00 「http://x.jp」 http://y.com/…",
+		".. _a: http://a\n   b\n.. image:: x.png\n   :target: y\n`t <u>`_ ``l`` :ref:`x <y>`\nP::\n\n    code\n.. code-block:: c\n\n   x\n.. c\n",
+		"link:a[b] https://x[y^] image::i.png[] :u: https://z\n----\nhttp://code\n----\n// c\n////\nc\n////\n{url}/x[t] pass:[x] <<id>> xref:a[]",
+		"SSL_CTX_use_PrivateKey_file:PEM Note: https//h http:/h http::h.x <note: x> https://{{ .X }}/y https://g/<u>/r about:blank",
 	}
 	for _, s := range seeds {
 		for l := range fuzzLanguages {

@@ -41,6 +41,14 @@ var urlAttrs = map[string]bool{
 // A quoted value runs to its closing quote, over lines and ">" if need be,
 // as in a browser; a tag or value still open at the end of the input gives
 // no candidate for that value.
+//
+// HTML files are often templates (Go and Hugo, Jinja, Django, Handlebars).
+// A template action "{{ … }}" or "{% … %}" (see actionAt) in text is not
+// markup: a "<" inside it does not start a tag ({{ printf "<a href=%q>" $x
+// }} holds no href). In an attribute value an action is part of the value,
+// quotes inside it included (src="{{ (resources.Get "x.png").RelPermalink
+// }}"), and srcset, ping and itemtype do not split an action at its
+// spaces; such values stay candidates, and the checks mask the actions.
 func (sc *scanner) scanHTML(a, b int) {
 	doc := sc.doc
 	text := a
@@ -57,6 +65,10 @@ func (sc *scanner) scanHTML(a, b int) {
 			break
 		}
 		lt := i + k
+		if end := sc.actionBefore(i, lt, b); end > 0 {
+			i = end // a "<" inside a template action is not markup
+			continue
+		}
 		c := byte(0)
 		if lt+1 < b {
 			c = doc[lt+1]
@@ -113,6 +125,62 @@ func (sc *scanner) scanHTML(a, b int) {
 		text, i = next, next
 	}
 	flush(b)
+}
+
+// maxAction bounds the length of a template action in HTML.
+const maxAction = 4096
+
+// actionAt returns the end of the template action at doc[p] in HTML, or
+// 0: "{{" (Go, Hugo, Handlebars, Jinja) or "{%" (Jinja, Django, Liquid),
+// up to its "}}" or "%}", which must come before the next "{{" or "{%"
+// (actions do not nest) and within maxAction bytes; it may span lines.
+// The searches are remembered (nextIndex), so that scanning stays linear.
+func (sc *scanner) actionAt(p, b int) int {
+	doc := sc.doc
+	if p+1 >= b || doc[p] != '{' || doc[p+1] != '{' && doc[p+1] != '%' {
+		return 0
+	}
+	key, open, close := "html}}", "{{", "}}"
+	if doc[p+1] == '%' {
+		key, open, close = "html%}", "{%", "%}"
+	}
+	e := sc.nextIndex(key, p+2, b, close)
+	if e < 0 || e+2-p > maxAction {
+		return 0
+	}
+	if n := sc.nextIndex(key+open, p+2, b, open); n >= 0 && n < e {
+		return 0
+	}
+	end := e + 2
+	if close == "}}" && end < b && doc[end] == '}' && doc[p+2] == '{' {
+		end++ // "{{{ … }}}"
+	}
+	return end
+}
+
+// actionBefore returns the end of the template action that starts in
+// doc[i:lt] and holds the "<" at doc[lt] (or the end of the first action
+// there, so that the caller moves on), or 0 when there is none: in
+// "{{ printf "<a href=%q>" $x }}" the "<a" is a string of the template, not
+// a tag.
+func (sc *scanner) actionBefore(i, lt, b int) int {
+	for {
+		// The next "{" at or after i, remembered: this runs at every "<".
+		if sc.brace < i || sc.braceLim != b {
+			sc.brace, sc.braceLim = b, b
+			if k := indexByte(sc.doc[i:b], '{'); k >= 0 {
+				sc.brace = i + k
+			}
+		}
+		t := sc.brace
+		if t >= lt {
+			return 0
+		}
+		if end := sc.actionAt(t, b); end > 0 {
+			return end
+		}
+		i = t + 1
+	}
 }
 
 // htmlComment skips the comment at doc[lt:] == "<!--", recording it, and
@@ -248,7 +316,7 @@ func (sc *scanner) parseTag(p, b int, strict bool) tag {
 				if q == '\'' {
 					key = "'attr"
 				}
-				e := sc.index(key, k+1, b, string(q))
+				e := sc.quoteEnd(key, k+1, b, q, strict)
 				if e < 0 {
 					t.end = b // the value runs to the end: no tag
 					return t
@@ -267,6 +335,12 @@ func (sc *scanner) parseTag(p, b int, strict bool) tag {
 					if strict && (doc[k] == '"' || doc[k] == '\'' || doc[k] == '=' || doc[k] == '<' || doc[k] == '`') {
 						return t
 					}
+					if !strict && doc[k] == '{' {
+						if end := sc.actionAt(k, b); end > 0 {
+							k = end // href={{ .URL }}
+							continue
+						}
+					}
 					k++
 				}
 				a.vs, a.ve = s, k
@@ -274,6 +348,35 @@ func (sc *scanner) parseTag(p, b int, strict bool) tag {
 			}
 		}
 		t.attrs = append(t.attrs, a)
+	}
+}
+
+// quoteEnd returns the offset of the quote q that closes an attribute
+// value starting at vs, or -1. Outside strict mode (templates are HTML
+// files, not Markdown), a quote inside a template action is not the value's
+// end: in src="{{ (resources.Get "x.png").RelPermalink }}" the value is the
+// whole action.
+func (sc *scanner) quoteEnd(key string, vs, b int, q byte, strict bool) int {
+	for {
+		e := sc.index(key, vs, b, string(q))
+		if e < 0 || strict {
+			return e
+		}
+		t := sc.nextIndex("attr{", vs, e, "{")
+		for t >= 0 {
+			end := sc.actionAt(t, b)
+			if end > e {
+				break // the quote is inside the action
+			}
+			if end == 0 {
+				end = t + 1
+			}
+			t = sc.nextIndex("attr{", end, e, "{")
+		}
+		if t < 0 {
+			return e
+		}
+		vs = sc.actionAt(t, b)
 	}
 }
 
@@ -336,9 +439,15 @@ func (sc *scanner) tagURLs(t *tag) {
 			q := sc.decodeSeq(a.vs, a.ve, decHTMLAttr)
 			it := q.iter(doc)
 			s := -1
+			act := 0 // the end of the template action the units are in
 			for {
 				u, ok := it.next()
-				if !ok || unitSpace(u) {
+				if ok && u.start >= act {
+					if end := sc.unitAction(u, q.end); end > 0 {
+						act = end
+					}
+				}
+				if !ok || unitSpace(u) && u.start >= act {
 					if s >= 0 {
 						e := q.end
 						if ok {
@@ -360,6 +469,15 @@ func (sc *scanner) tagURLs(t *tag) {
 			sc.refresh(sc.decodeSeq(a.vs, a.ve, decHTMLAttr))
 		}
 	}
+}
+
+// unitAction returns the end of the template action that starts at the
+// unit u of an attribute value ending at end, or 0.
+func (sc *scanner) unitAction(u unit, end int) int {
+	if u.r != '{' || u.dec {
+		return 0
+	}
+	return sc.actionAt(u.start, end)
 }
 
 // unitSpace is ASCII white space, as HTML strips it from URLs (HTML §2.4.1:
@@ -418,6 +536,13 @@ func (sc *scanner) srcset(q seq) {
 		s, e := u.start, u.start
 		var last unit
 		for ok && !unitSpace(u) {
+			if end := sc.unitAction(u, q.end); end > 0 {
+				for ok && u.start < end { // "{{ $image.RelPermalink }} 2x"
+					last, e = u, u.end
+					u, ok = it.next()
+				}
+				continue
+			}
 			last, e = u, u.end
 			u, ok = it.next()
 		}

@@ -16,9 +16,13 @@ var pathological = []string{
 	"\"", "'", "/*", "*/", "//", "#", "--[[", "[[", "r#\"", "\"\"\"", "'''", "${", "%s", "url(", "@import ",
 	"<script>", "</script", "<style>", "<textarea>", "*", "_", "~", ".", "\x00", "\xff", "。", "\u00a0",
 	"urlls-disable-line ", "<!-- urlls-disable-line -->", "// urlls-disable-next-line\n",
+	"mailto:a", "mailto:", "news:a", "urn:ab", "data:a", "tag:a", "about:a", "http::a.", "https//", "http:/", "_",
+	"http://a/{{", "http://a/{{ ", "{{", "}}", "{%", "<%", "http://a/<b", "/<b", "<mailto:a@b.c\n ", "<http://a\n ",
+	".. ", ".. _a: ", "..\n ", "`", "`a <", "``a", "x::\n\n ", ".. code::\n ", ".. image:: ", "   :target: ", ">>> ",
+	"<a href=\"{{", "<a href=\"{{ \"", "{{<", "{{ \"<a href=", "{%<", "<a href={{", "<img srcset=\"{{ x }} ", "<a ping=\"{{",
 }
 
-var pathoLanguages = []string{"plaintext", "markdown", "html", "go", "python", "rust", "lua", "css", "yaml", "sql", "shellscript"}
+var pathoLanguages = []string{"plaintext", "markdown", "html", "go", "python", "rust", "lua", "css", "yaml", "sql", "shellscript", "restructuredtext", "asciidoc"}
 
 // TestPathological scans the inputs of the brief at 10 MB (1 MB with
 // -short) in every scanner: 10 MB of "(", "<" or "[", and a line of 10 MB

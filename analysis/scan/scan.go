@@ -8,36 +8,74 @@
 //
 // The package does no I/O, never panics, and runs in time linear in the
 // document (the Markdown code-span index adds a logarithmic factor): every
-// search that could fail is either bounded by the next delimiter or
-// remembered (scanner.misses), and the link delimiter stack is bounded.
+// search that could fail is either bounded by the next delimiter or a short
+// limit, or remembered (scanner.misses, scanner.nextIndex), and the link
+// delimiter stack is bounded.
 //
 // # Decisions
 //
 // Where the sources leave a choice, the tokenizer takes these:
 //
-//   - Bare URLs need a known scheme: those of RFC 1738 §5 and https, in any
-//     case; the RFC 1738 §4 reserved schemes (afs, mid, cid, nfs, tn3270,
-//     mailserver, z39.50) only before "://", because "mid:" and "cid:" are
-//     also words before a colon. Any other scheme is a URL only where the
-//     writer said so: a wrapper, a Markdown link or autolink, an HTML URL
-//     attribute, a string literal that is exactly "scheme://…".
+//   - A bare URL in running text needs a scheme, and the scheme must be
+//     meant as one, because prose and code are full of words before a colon
+//     ("Note:", "file:line", "key:value") and many are registered schemes
+//     too (about, content, data, feed, info, message, news, service,
+//     session, shell, tag, …). So: any scheme-shaped word of two or more
+//     characters followed by "://" and a host-like character ("foo://bar",
+//     "htps://x": the checks call an unknown scheme information and a
+//     near-miss an error; a word with a "." must be a scheme in use, as
+//     "http.https://…" of git config is a key); or a scheme of the bareSchemes table followed by
+//     ":" and what its syntax needs: "/" for the hierarchical ones (http,
+//     https, ftp, file, ws, ssh, git, …: "file:/etc/x", not "file:line" or
+//     "http:" alone), an address with "@" for mailto, a newsgroup with a "."
+//     for news, a namespace and ":" for urn, a media type or "," for data,
+//     digits for tel and sms, "about:" and a lower-case page name, and so
+//     on. Every other scheme in use is a bare URL only before "//"; any
+//     scheme is a URL where the writer said so: a wrapper, a Markdown link
+//     or autolink, an HTML URL attribute, a string literal that is exactly
+//     "scheme://…".
+//   - A scheme name with an upper-case letter ("Note:", "TODO:", "WARNING:",
+//     "File:") starts a bare URL only before "//", but for "MAILTO:" with an
+//     address and "URN:" with a namespace.
+//   - Typos the checks report are candidates, as written: "https//host"
+//     and "http//host" (no colon, then a letter, digit or "["),
+//     "http:/host" (one slash), "http::host.example" (a doubled colon, then
+//     a dotted host name; "http::Request" is a Rust path), "hhttps://" and
+//     "htps://" (any scheme before "://").
 //   - No scheme, no URL: "www.example.com", bare domains and e-mail
 //     addresses are not candidates (urlls would have to invent the scheme);
 //     Markdown e-mail autolinks <user@example.com> are skipped.
-//   - A bare URL starts after a character that is not a letter, digit, "+",
-//     "-" or "."; a non-ASCII letter does not count (CJK text has no spaces).
+//   - A bare URL starts at a word boundary: not after a letter, digit, "+",
+//     "-" or ".", nor after a "_" inside a word
+//     ("SSL_CTX_use_PrivateKey_file:PEM"); a "_" that starts a word is
+//     emphasis ("_http://a.com_"). A cased non-ASCII letter ("é", "α", "я")
+//     is part of the word too; an uncased one (CJK, Thai, Hangul) is not,
+//     as those scripts put no spaces between words and URLs.
 //   - A bare URL ends at white space and controls, < > " and the backquote,
 //     non-ASCII white space, Unicode quotation marks and CJK/full-width
 //     punctuation; not at | { } ^ \ [ ] ~, non-ASCII letters or a bad "%zz",
 //     which stay in it to be reported. Then . , : ; ! ? * _ ~ and "…" are
 //     dropped from its end, repeatedly, and "'" when unbalanced; a closing
 //     ) ] } without its opening partner ends it.
+//   - Template syntax does not end a bare URL in running text: an action
+//     "{{ … }}", "{% … %}" or "<% … %>" closed on its line (256 bytes at
+//     most) is stepped over whole, spaces and quotes included
+//     ("https://{{ .Site.BaseURL }}/about" is one candidate), and so is a
+//     "<name>" placeholder after "/", "=", ":" or "@" that is not an HTML
+//     tag name ("https://github.com/<user>/<repo>"); "${HOST}" never ended
+//     one. The checks mask what Placeholders finds.
 //   - After a quote, "http://…" and 'http://…' are Quoted; the quote ends
 //     the URL, white space too.
-//   - <URL:…> and <scheme:…> (any RFC 1738 scheme name in plain text) may
-//     span up to 8 line breaks, not a blank line; their white space is
-//     removed (RFC 1738 appendix), a hyphen before a line break is kept, and
-//     nothing is trimmed. <URL:…> is Relative: the writer said it is a URL.
+//   - <URL:…> and <scheme:…> may span up to 8 line breaks, not a blank
+//     line, and their white space is removed (RFC 1738 appendix); a hyphen
+//     before a line break is kept, and nothing is trimmed. <URL:…> may hold
+//     any white space and is Relative: the writer said it is a URL.
+//     <scheme:…> needs a scheme in use (the IANA registry, the widely used
+//     unregistered ones, bareSchemes) or "://", and its white space may
+//     only break it over lines (a line break right after a URL character,
+//     then indentation, as in RFC 3986 Appendix C): a space within a line
+//     means prose or a placeholder ("<note: this is prose>",
+//     "<user:password>", "<T: Clone>").
 //   - References are decoded where the renderer decodes them (HTML
 //     attributes and text, Markdown destinations and text, escape sequences
 //     of string literals), never in autolinks, wrappers or comments; Text is
@@ -45,9 +83,25 @@
 //   - Code spans, fenced and indented code blocks, HTML comments and the
 //     text of <a> elements are not scanned; link text and image
 //     descriptions are not either (GFM never links them).
-//   - HTML <script> is scanned as JavaScript and <style> as CSS.
+//   - HTML <script> is scanned as JavaScript and <style> as CSS. A template
+//     action ("{{ … }}", "{% … %}") in HTML text is not markup, and in an
+//     attribute value it is part of the value, quotes inside included.
+//   - reStructuredText: targets, embedded URIs, image and figure URIs and
+//     the :target: and :url: options are URLs (Relative set; white space
+//     inside removed, as docutils does); literal blocks, code directives,
+//     inline literals, interpreted text (roles name labels, not URLs) and
+//     comments are skipped.
+//   - AsciiDoc: a URL ends at "[" ("https://a.org[text]" is a link macro)
+//     and its bracketed text is not scanned; link: and image: targets are
+//     URLs (Relative set); a URL that starts with an attribute reference
+//     ("{url-repo}/issues[…]") is skipped, as its value is checked where the
+//     attribute is set; listing, literal, passthrough and comment blocks,
+//     literal paragraphs, passthroughs and cross references are skipped.
 //   - In string literals of code, a template placeholder ("{", "${", "#{",
-//     a printf verb) ends a URL, and an escape sequence is decoded.
+//     a printf verb, "{{") ends a URL, and an escape sequence is decoded:
+//     there the rest is filled in by the program (concatenated, formatted),
+//     and the literal part before it is what the writer typed. In running
+//     text a template action does not end a URL (see above).
 package scan
 
 import (
@@ -59,7 +113,7 @@ import (
 type Context uint8
 
 const (
-	// Bare is a URL in running text, recognised by its known scheme.
+	// Bare is a URL in running text, recognised by its scheme.
 	Bare Context = iota
 	// Angle is a URL in <…> (RFC 1738 appendix, Markdown autolinks).
 	Angle
@@ -68,9 +122,12 @@ const (
 	Wrapped
 	// Quoted is a URL in quotes in plain text.
 	Quoted
-	// Link is a Markdown inline link or image destination.
+	// Link is a Markdown inline link or image destination, a
+	// reStructuredText embedded URI or image URI, or an AsciiDoc link: or
+	// image: target.
 	Link
-	// RefDef is a Markdown link reference definition's destination.
+	// RefDef is a Markdown link reference definition's destination, or the
+	// URI of a reStructuredText hyperlink target.
 	RefDef
 	// Attr is an HTML attribute value that holds a URL (href, src, …).
 	Attr
@@ -127,30 +184,34 @@ func (c *Candidate) DocOffset(i int) int {
 
 // Scan finds the candidate URLs of doc, in document order, for the LSP
 // language id lang: "markdown"; "html" (and "xml", "xhtml", "svg", "vue",
-// "svelte", which are scanned as HTML); "plaintext"; or a code language
+// "svelte", which are scanned as HTML); "restructuredtext"; "asciidoc";
+// "plaintext"; or a code language
 // ("go", "python", "javascript", "typescript", "javascriptreact",
 // "typescriptreact", "c", "cpp", "java", "rust", "shellscript", "ruby",
 // "yaml", "toml", "json", "jsonc", "css", "lua", "sql", and the others of
 // the languages table). An unknown language is scanned as plain text.
 //
 // Plain text (and comments of code) holds:
-//   - bare URLs: a known scheme (http, https, ftp, file, gopher, mailto,
-//     news, nntp, telnet, wais, prospero, in any case; the RFC 1738 §4
-//     reserved afs, mid, cid, nfs, tn3270, mailserver and z39.50 only before
-//     "://") at a word boundary. See scanBare and bareURL for where one
-//     ends: at white space, controls, "<", ">", '"', "`", non-ASCII white
-//     space, quotation marks and CJK punctuation (endsURL), but not at other
-//     bad characters, which are left in to be reported; then trailing
-//     punctuation and unbalanced brackets are dropped. A URL right after a
-//     quote, "http://…" or 'http://…', has context Quoted and ends at the
-//     closing quote (white space still ends it too).
+//   - bare URLs: a scheme at a word boundary that is meant as one (see the
+//     package doc's Decisions, schemeStart and bareSchemes): any scheme
+//     before "://", a known scheme followed by its syntax ("mailto:a@b.c",
+//     "urn:isbn:…", "file:/x", "about:blank"), and the typos "https//host",
+//     "http:/host" and "http::host.example". See scanBare and bareURL for
+//     where one ends: at white space, controls, "<", ">", '"', "`",
+//     non-ASCII white space, quotation marks and CJK punctuation (endsURL),
+//     but not at other bad characters, which are left in to be reported,
+//     nor inside a template action; then trailing punctuation and
+//     unbalanced brackets are dropped. A URL right after a quote,
+//     "http://…" or 'http://…', has context Quoted and ends at the closing
+//     quote (white space still ends it too).
 //   - RFC 1738 appendix wrappers: <URL:…> (context Wrapped) and <scheme:…>
-//     for any scheme (context Angle); white space inside is removed from
-//     Text, with Offsets. An unknown scheme is a candidate only in such a
-//     wrapper, a Markdown link or an HTML attribute.
+//     for a scheme in use or before "://" (context Angle); white space
+//     inside is removed from Text, with Offsets (in <scheme:…> only at line
+//     breaks).
 //
-// Markdown is scanned by scanMarkdown, HTML by scanHTML and code by
-// scanCode; their doc comments give the rules. Scan never panics and runs in
+// Markdown is scanned by scanMarkdown, HTML by scanHTML, reStructuredText
+// by scanRST, AsciiDoc by scanAsciiDoc and code by scanCode; their doc
+// comments give the rules. Scan never panics and runs in
 // time linear in len(doc) (up to a logarithmic factor for Markdown code
 // spans).
 func Scan(doc []byte, lang string) []Candidate {
@@ -168,8 +229,12 @@ func (sc *scanner) run(lang string) {
 		sc.scanHTML(0, n)
 	case kindCode:
 		sc.scanCode(0, n, sy)
+	case kindRST:
+		sc.scanRST(0, n)
+	case kindAsciiDoc:
+		sc.scanAsciiDoc(0, n)
 	default:
-		sc.scanText(0, n, bareOpts{}, angleAny)
+		sc.scanText(0, n, bareOpts{}, angleText)
 	}
 }
 
@@ -188,6 +253,8 @@ const (
 	kindMarkdown
 	kindHTML
 	kindCode
+	kindRST
+	kindAsciiDoc
 )
 
 func languageKind(lang string) (langKind, *syntax) {
@@ -197,6 +264,10 @@ func languageKind(lang string) (langKind, *syntax) {
 		return kindMarkdown, nil
 	case "html", "xhtml", "xml", "xsl", "svg", "vue", "svelte", "vue-html", "django-html", "handlebars", "razor":
 		return kindHTML, nil
+	case "restructuredtext", "rst":
+		return kindRST, nil
+	case "asciidoc", "adoc":
+		return kindAsciiDoc, nil
 	}
 	if sy, ok := languages[lang]; ok {
 		return kindCode, sy

@@ -131,8 +131,8 @@ func TestPlainText(t *testing.T) {
 			"⟦ftp://a.b/c⟧ ⟦file:///etc/x⟧ ⟦gopher://g.h/1⟧ ⟦news:comp.infosystems.www⟧ ⟦nntp://n.o/g/1⟧ " +
 				"⟦telnet://t.u⟧ ⟦wais://w.x/db⟧ ⟦prospero://p.q/r⟧ ⟦https://s.t⟧", []w{{}, {}, {}, {}, {}, {}, {}, {}, {}}},
 		{"reserved schemes need //", "plaintext", "mid:day cid:x ⟦afs://cell/x⟧ ⟦z39.50://h/db⟧ ⟦tn3270://h⟧", []w{{}, {}, {}}},
-		{"unknown scheme bare is not a URL", "plaintext", "hppt://example.com irc://x.y path:to:file.pm", nil},
-		{"word boundary", "plaintext", "xhttp://a.com 1.http://b.com a-http://c.com _⟦http://d.com⟧ text:⟦http://e.com/⟧ x@⟦http://vk.com⟧", []w{{}, {}, {}}},
+		{"any scheme before :// is a candidate", "plaintext", "⟦hppt://example.com⟧ ⟦irc://x.y⟧ path:to:file.pm", []w{{}, {}}},
+		{"word boundary", "plaintext", "⟦xhttp://a.com⟧ 1.http://b.com ⟦a-http://c.com⟧ _⟦http://d.com⟧ text:⟦http://e.com/⟧ x@⟦http://vk.com⟧ a_http://f.com", []w{{}, {}, {}, {}, {}}},
 		{"CJK text before", "plaintext", "詳細は⟦http://example.com/a⟧。次", []w{{}}},
 		{"CJK punctuation ends", "plaintext", "「⟦http://example.com/a⟧」、（⟦https://b.jp/c⟧）｜⟦http://google.com⟧｜bar", []w{{}, {}, {}}},
 		{"unicode quotes and spaces end", "plaintext", "“⟦http://a.com/x⟧” «⟦http://b.com⟧» ⟦http://c.com/d⟧\u00a0e ⟦http://d.com⟧\u3000x", []w{{ctx: Quoted}, {}, {}, {}}},
@@ -146,7 +146,7 @@ func TestPlainText(t *testing.T) {
 		{"CRLF", "plaintext", "⟦http://a.com⟧\r\n⟦http://b.com⟧\r\n", []w{{}, {}}},
 		{"angle", "plaintext", "<⟦http://domain.com⟧>.", []w{{ctx: Angle}}},
 		{"angle keeps trailing punctuation", "plaintext", "<⟦http://domain.com/a.⟧>", []w{{ctx: Angle}}},
-		{"angle unknown scheme", "plaintext", "<⟦irc://foo.bar:2233/baz⟧> <⟦made-up-scheme://foo,bar⟧> <⟦a+b+c:d⟧>", []w{{ctx: Angle}, {ctx: Angle}, {ctx: Angle}}},
+		{"angle unknown scheme before //", "plaintext", "<⟦irc://foo.bar:2233/baz⟧> <⟦made-up-scheme://foo,bar⟧> <a+b+c:d>", []w{{ctx: Angle}, {ctx: Angle}}},
 		{"angle without scheme", "plaintext", "<domain.com> <user@domain.com> <b> a < b > c", nil},
 		{"wrapped", "plaintext", "<URL:⟦ftp://info.cern.ch/pub/www/doc;type=d⟧>", []w{{ctx: Wrapped, rel: true}}},
 		{"wrapped lower case prefix and space", "plaintext", "<url: ⟦http://a.com/b⟧ >", []w{{ctx: Wrapped, rel: true}}},
@@ -273,6 +273,7 @@ func TestCode(t *testing.T) {
 		{"template placeholders end a URL", "javascript", "a = `⟦https://api.example.com/users/⟧${id}`; b = '⟦https://x.com/⟧{id}/y'; c = \"⟦http://h.com/⟧%s/v\"",
 			[]w{{ctx: Code}, {ctx: Code}, {ctx: Code}}},
 		{"printf ends, a valid escape does not", "go", `f("⟦http://h.com/%20/x?q=⟧%d")`, []w{{ctx: Code}}},
+		{"key:value literal is not a URL", "python", `a = "file:line"; b = "session:expired"; c = "⟦mailto:a@b.org⟧"; d = "⟦about:blank⟧"`, []w{{ctx: Code}, {ctx: Code}}},
 		{"JSON escapes decoded", "json", `{"u": "⟦http:\/\/example.com\/a⟧"}`,
 			[]w{{ctx: Code, text: "http://example.com/a", offs: []int{0, 1, 2, 3, 4, 5, 7, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 22}}}},
 		{"escaped newline ends", "c", `char *s = "⟦http://a.com⟧\n";`, []w{{ctx: Code}}},
@@ -320,6 +321,6 @@ func TestLanguageForPath(t *testing.T) {
 // textLanguages are the language ids LanguageForPath returns that Scan
 // scans as plain text, deliberately.
 var textLanguages = map[string]bool{
-	"latex": true, "bibtex": true, "restructuredtext": true, "asciidoc": true, "diff": true, "bat": true,
+	"latex": true, "bibtex": true, "diff": true, "bat": true,
 	"csv": true, "log": true,
 }

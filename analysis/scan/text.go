@@ -1,16 +1,18 @@
 package scan
 
-// angleRule says which <…> without the "URL:" prefix hold a URL.
+// angleRule says which <…> wrappers hold a URL.
 type angleRule uint8
 
 const (
-	// angleAny: "<" then an RFC 1738 §2.1 scheme name, any, and ":"
-	// (plain text: "<irc://host>", "<a+b:c>").
-	angleAny angleRule = iota
-	// angleKnown: "<" then a known scheme and ":", or any scheme and "://"
-	// (comments of code, where "<T: Clone>" and "<std::string>" are types);
-	// the same inside "<URL:…>".
-	angleKnown
+	// angleText: "<URL:…>", and "<" then a scheme in use (inUse) and ":",
+	// or any scheme and "://" (plain text: "<irc://host>",
+	// "<mailto:a@b.c>"; not "<note: prose>", "<user:password>" or
+	// "<T: Clone>").
+	angleText angleRule = iota
+	// angleComment: as angleText, and in "<URL:…>" the inside must start
+	// with a scheme too (comments of code, where "<URL:…>" is as often
+	// prose about wrappers).
+	angleComment
 	// angleURLOnly: only "<URL:…>" (Markdown, where CommonMark's own rules
 	// make the autolinks).
 	angleURLOnly
@@ -46,13 +48,22 @@ func (sc *scanner) scanText(a, b int, o bareOpts, rule angleRule) {
 // wrapper recognises the wrapper of RFC 1738's appendix "Recommendations
 // for URLs in Context" at doc[lt] == '<': "<URL:" (any case, with or without
 // white space after it) or, by rule, "<scheme:", then anything but "<" up to
-// the ">". The URL is what is inside, without the "URL:" prefix; all of its
-// white space is removed ("The whitespace should be ignored when extracting
-// the URL"), and a hyphen before a line break is kept (the appendix says the
+// the ">". The URL is what is inside, without the "URL:" prefix; its white
+// space is removed ("The whitespace should be ignored when extracting the
+// URL"), and a hyphen before a line break is kept (the appendix says the
 // hyphen "may or may not actually be part of the URL"; it is the writer's,
 // and the checks see it). Nothing inside is trimmed: the brackets delimit the
 // URL, which is their point. It emits the candidate (none for an empty
 // wrapper) and returns the offset after the ">".
+//
+// Inside "<URL:…>" any white space may stand: the writer said it is a URL.
+// "<scheme:…>" needs a scheme in use (see schemeAt) followed by "//", by
+// the syntax of its bareSchemes entry, or (a scheme of the registry alone)
+// by more than an XML qualified name. Inside "<scheme:…>", white space may only break the URL over lines, as
+// in RFC 3986 Appendix C's "<ftp://foo.example.\n   com/rfc/>": a line
+// break right after a URL character, then the next line's indentation. A
+// space within a line means prose ("<note: this is prose>", "<T: Clone>"),
+// and the "<" is a less-than sign.
 func (sc *scanner) wrapper(lt, b int, rule angleRule) (int, bool) {
 	doc := sc.doc
 	p := lt + 1
@@ -60,7 +71,7 @@ func (sc *scanner) wrapper(lt, b int, rule angleRule) (int, bool) {
 	if hasPrefixFold(doc[p:b], "URL:") {
 		p += 4
 		ctx = Wrapped
-		if rule == angleKnown {
+		if rule == angleComment {
 			// In comments, "<URL:…>" is as often prose about wrappers:
 			// the inside must start with a scheme too.
 			k := p
@@ -71,16 +82,56 @@ func (sc *scanner) wrapper(lt, b int, rule angleRule) (int, bool) {
 				return 0, false
 			}
 		}
-	} else if rule == angleURLOnly || !schemeAt(doc, p, b, rule == angleKnown) {
+	} else if rule == angleURLOnly || !schemeAt(doc, p, b, true) {
 		return 0, false
 	}
+	strict := ctx == Angle
+	// A scheme of bareSchemes needs its syntax ("<news: today>" is prose);
+	// one of the registry alone, more than an XML qualified name
+	// ("<content:encoded>", "<app:layout_behavior>").
+	if strict {
+		j := p
+		for isSchemeChar(doc[j]) {
+			j++
+		}
+		if !hasPrefix(doc[j:b], "://") {
+			if syn, ok := lookupSyntax(doc[p:j]); ok {
+				if !fits(doc, syn, j+1, b) {
+					return 0, false // "<news: today>", "<file:line>"
+				}
+			} else {
+				k := j + 1
+				for k < b && (isAlnum(doc[k]) || doc[k] == '-' || doc[k] == '_' || doc[k] == '.') {
+					k++
+				}
+				if k < b && doc[k] == '>' {
+					return 0, false
+				}
+			}
+		}
+	}
 	lines := 0
+	indent := false // in the indentation after a line break
 	q := p
 	for ; q < b && doc[q] != '>'; q++ {
 		switch c := doc[q]; {
 		case c == '<':
 			return 0, false
-		case c == '\n' || c == '\r' && (q+1 >= b || doc[q+1] != '\n'):
+		case c == ' ' || c == '\t' || c == '\f' || c == '\v':
+			if strict && !indent {
+				return 0, false
+			}
+		case c == '\r' && q+1 < b && doc[q+1] == '\n':
+			// the "\r" of a CRLF: the "\n" counts
+		case c == '\n' || c == '\r':
+			k := q - 1
+			if c == '\n' && doc[k] == '\r' {
+				k--
+			}
+			if strict && (doc[k] == ' ' || doc[k] == '\t' || doc[k] == '\f' || doc[k] == '\v') {
+				return 0, false // a line break after white space
+			}
+			indent = true
 			lines++
 			if lines > maxWrapperLines {
 				return 0, false
@@ -92,6 +143,9 @@ func (sc *scanner) wrapper(lt, b int, rule angleRule) (int, bool) {
 			if r < b && doc[r] == '\n' {
 				return 0, false // a blank line
 			}
+			continue
+		default:
+			indent = false
 		}
 	}
 	if q >= b {
@@ -105,6 +159,13 @@ func (sc *scanner) wrapper(lt, b int, rule angleRule) (int, bool) {
 // white space. A wrapped URL without a scheme is a relative reference: the
 // writer said it is a URL.
 func (sc *scanner) emitWrapped(p, q int, ctx Context) {
+	sc.emitJoined(p, q, ctx, ctx == Wrapped)
+}
+
+// emitJoined emits doc[p:q], without its leading and trailing white space,
+// as a URL whose inner white space is not part of it (RFC 1738 appendix
+// wrappers; docutils removes the white space of URIs broken over lines).
+func (sc *scanner) emitJoined(p, q int, ctx Context, rel bool) {
 	doc := sc.doc
 	for p < q && isSpace(doc[p]) {
 		p++
@@ -115,7 +176,7 @@ func (sc *scanner) emitWrapped(p, q int, ctx Context) {
 	if p >= q || sc.quiet {
 		return
 	}
-	c := Candidate{Start: p, End: q, Context: ctx, Relative: ctx == Wrapped}
+	c := Candidate{Start: p, End: q, Context: ctx, Relative: rel}
 	gap := false
 	for k := p; k < q; k++ {
 		if isSpace(doc[k]) {
@@ -142,15 +203,18 @@ func (sc *scanner) emitWrapped(p, q int, ctx Context) {
 }
 
 // schemeAt reports whether an RFC 1738 §2.1 scheme name and ":" start at
-// doc[p]; when known is set, the scheme must be a known one, or be followed
-// by "//".
-func schemeAt(doc []byte, p, b int, known bool) bool {
+// doc[p]; when inuse is set, the scheme must be in use (inUse), or be
+// followed by "//".
+func schemeAt(doc []byte, p, b int, inuse bool) bool {
 	j := p
+	if j >= b || !isAlpha(doc[j]) {
+		return false
+	}
 	for j < b && isSchemeChar(doc[j]) {
 		j++
 	}
-	if j == p || j >= b || doc[j] != ':' {
+	if j >= b || doc[j] != ':' {
 		return false
 	}
-	return !known || lookupScheme(doc[p:j]) == schemeKnown || j+2 < b && doc[j+1] == '/' && doc[j+2] == '/'
+	return !inuse || inUse(doc[p:j]) || j+2 < b && doc[j+1] == '/' && doc[j+2] == '/'
 }

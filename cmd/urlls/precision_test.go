@@ -130,7 +130,7 @@ func TestPickSamples(t *testing.T) {
 // however the line is cut.
 func TestReportCaretOnLongLines(t *testing.T) {
 	for _, at := range []int{0, 5, 95, 96, 97, 150, 400} {
-		line := strings.Repeat("é", at) + "http://example.org/%zz" + strings.Repeat("x", 300)
+		line := strings.Repeat("世", at) + "http://example.org/%zz" + strings.Repeat("x", 300) // CJK has no spaces before a URL
 		dir := writeFiles(t, map[string]string{"a.txt": line + "\n"})
 		out, _, _ := urlls(t, "report", dir)
 		lines := strings.Split(out, "\n")
