@@ -24,6 +24,26 @@ type adoc struct {
 
 	style string // the block style of the last block attribute line
 	table bool   // inside a table (|===)
+
+	// The last answer of targetEnd: no "[" or white space in
+	// doc[teFrom:teAt], and teAt is one or teLim.
+	teFrom, teAt, teLim int
+}
+
+// targetEnd returns the offset of the first "[" or white space in
+// doc[k:lim], or lim: where a macro's target ends. It remembers its last
+// answer, which holds for every k up to it, so that a run of macro names
+// without a "[" ("mailto:mailto:…") costs linear time, not quadratic.
+func (d *adoc) targetEnd(k, lim int) int {
+	if d.teFrom <= k && k <= d.teAt && lim == d.teLim && d.teAt > 0 {
+		return d.teAt
+	}
+	e := k
+	for e < lim && d.doc[e] != '[' && !isSpace(d.doc[e]) {
+		e++
+	}
+	d.teFrom, d.teAt, d.teLim = k, e, lim
+	return e
 }
 
 // adocLiteralStyles are the block styles whose paragraph or open block is
@@ -358,10 +378,7 @@ func (d *adoc) blockMacro(ls, e int) (int, bool) {
 // offset after the "]" (0 when the macro is not closed before lim).
 func (d *adoc) macroTarget(t, lim int, image bool) int {
 	doc := d.doc
-	k := t
-	for k < lim && doc[k] != '[' && !isSpace(doc[k]) {
-		k++
-	}
+	k := d.targetEnd(t, lim)
 	if k >= lim || doc[k] != '[' || k == t {
 		return 0
 	}
@@ -557,10 +574,7 @@ func (d *adoc) macro(i, j, b int, o bareOpts) (int, bool) {
 			return end, true
 		}
 	case name == "mailto":
-		k := j + 1
-		for k < b && doc[k] != '[' && !isSpace(doc[k]) {
-			k++
-		}
+		k := d.targetEnd(j+1, b)
 		if k < b && doc[k] == '[' {
 			if close := d.sc.nextUnescaped("adoc]", k+1, b, ']'); close >= 0 {
 				d.sc.emit(d.sc.decodeSeq(i, k, decMarkdown), Link, false)
@@ -568,10 +582,7 @@ func (d *adoc) macro(i, j, b int, o bareOpts) (int, bool) {
 			}
 		}
 	case adocSkipMacros[name]:
-		k := j + 1
-		for k < b && doc[k] != '[' && !isSpace(doc[k]) {
-			k++
-		}
+		k := d.targetEnd(j+1, b)
 		if k < b && doc[k] == '[' {
 			if close := d.sc.nextUnescaped("adoc]", k+1, b, ']'); close >= 0 {
 				return close + 1, true

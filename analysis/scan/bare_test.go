@@ -131,3 +131,13 @@ func TestRegistrySchemes(t *testing.T) {
 		{"comments", "go", "// <⟦spotify:track:6rq⟧> and <content:encoded>", []w{{ctx: Angle}}},
 	})
 }
+
+// TestPlainTextAsciiDoc: a plain-text file written in AsciiDoc (git's
+// documentation is, in .txt files) is scanned as AsciiDoc, so that
+// "url[text]" is a link macro; ordinary text is not.
+func TestPlainTextAsciiDoc(t *testing.T) {
+	runScanCases(t, []scanCase{
+		{"git documentation", "plaintext", "git-replace(1)\n==============\n\nSee linkgit:git-filter-branch[1] and\n⟦https://github.com/newren/git-filter-repo⟧[git-filter-repo], among\nothers; see ⟦http://repo.or.cz/w/git.git/tree/HEAD:/gitweb/⟧[] too.\n", []w{{}, {}}},
+		{"one bracket is no AsciiDoc", "plaintext", "⟦http://foo.com/blah_blah_[other]⟧ and plain text\n", []w{{}}},
+	})
+}

@@ -25,6 +25,10 @@ var urlAttrs = map[string]bool{
 	"classid": true, "xlink:href": true, "lowsrc": true, "dynsrc": true,
 }
 
+// codeElements are the HTML elements whose text is code or program output
+// (HTML §4.5.12–4.5.15, §4.4.3): bare URLs there are examples.
+var codeElements = map[string]bool{"pre": true, "code": true, "samp": true, "kbd": true, "listing": true}
+
 // scanHTML finds the URLs of HTML in doc[a:b], following the HTML
 // tokenizer (HTML §13.2.5) where it matters and never failing:
 //   - the values of URL attributes (urlAttrs, srcset, ping, …), with
@@ -33,7 +37,9 @@ var urlAttrs = map[string]bool{
 //     (Base for <base href>), Relative set;
 //   - bare URLs with a known scheme in text, references decoded, except in
 //     the text of an <a href> element, which repeats its href more often than
-//     not (up to its </a>, or the end tag of a block such as </p>);
+//     not (up to its </a>, or the end tag of a block such as </p>), and in
+//     code: <pre>, <code>, <samp> and <kbd> hold examples more often than
+//     links, as Markdown's code blocks do (their attributes are checked);
 //   - script contents as JavaScript (comments and strings), style contents
 //     as CSS, textarea and title contents as text; comments, and the raw
 //     text of xmp, iframe, noembed and noframes, are skipped.
@@ -53,8 +59,9 @@ func (sc *scanner) scanHTML(a, b int) {
 	doc := sc.doc
 	text := a
 	inA := false
+	code := 0 // depth of open code elements (codeElements)
 	flush := func(end int) {
-		if !inA && text < end {
+		if !inA && code == 0 && text < end {
 			sc.scanBare(text, end, bareOpts{mode: decHTMLText})
 		}
 	}
@@ -89,6 +96,9 @@ func (sc *scanner) scanHTML(a, b int) {
 			if n := doc[t.ns:t.ne]; equalFold(n, "a") || blockEnds[string(lowerASCII(n))] {
 				inA = false // a block's end tag ends an unclosed <a> too
 			}
+			if codeElements[string(lowerASCII(doc[t.ns:t.ne]))] && code > 0 {
+				code--
+			}
 			next = t.end
 		case c == '/':
 			next = sc.untilGT(lt+2, b) // "</>" and bogus comments
@@ -99,6 +109,9 @@ func (sc *scanner) scanHTML(a, b int) {
 			next = t.end
 			if equalFold(name, "a") && !t.self && t.has(doc, "href") {
 				inA = true
+			}
+			if codeElements[string(lowerASCII(name))] && !t.self {
+				code++
 			}
 			if !t.closed {
 				break

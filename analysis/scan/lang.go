@@ -49,7 +49,9 @@ var nameLanguages = map[string]string{
 // ".markdown" are markdown, ".html", ".htm" and ".xhtml" html, ".txt" and
 // no extension plaintext, ".go" go, ".py" python, and so on (extLanguages).
 // A few names go by themselves (Dockerfile, Makefile, CMakeLists.txt,
-// .bashrc). It returns "" for an unknown extension.
+// .bashrc), and Sphinx's page sources by their inner extension
+// ("page.rst.txt" is reStructuredText). It returns "" for an unknown
+// extension.
 func LanguageForPath(name string) string {
 	if i := strings.LastIndexAny(name, `/\`); i >= 0 {
 		name = name[i+1:]
@@ -60,6 +62,14 @@ func LanguageForPath(name string) string {
 	}
 	if strings.HasPrefix(lname, "dockerfile.") || strings.HasSuffix(lname, ".dockerfile") {
 		return "dockerfile"
+	}
+	// Sphinx copies each page's source next to the HTML it builds as
+	// "_sources/page.rst.txt" (or ".md.txt" for MyST Markdown): the inner
+	// extension says what the text is.
+	for _, inner := range []string{".rst.txt", ".md.txt"} {
+		if strings.HasSuffix(lname, inner) && len(lname) > len(inner) {
+			return extLanguages[strings.TrimSuffix(inner, ".txt")]
+		}
 	}
 	i := strings.LastIndexByte(lname, '.')
 	if i <= 0 {

@@ -20,6 +20,7 @@ var pathological = []string{
 	"http://a/{{", "http://a/{{ ", "{{", "}}", "{%", "<%", "http://a/<b", "/<b", "<mailto:a@b.c\n ", "<http://a\n ",
 	".. ", ".. _a: ", "..\n ", "`", "`a <", "``a", "x::\n\n ", ".. code::\n ", ".. image:: ", "   :target: ", ">>> ",
 	"<a href=\"{{", "<a href=\"{{ \"", "{{<", "{{ \"<a href=", "{%<", "<a href={{", "<img srcset=\"{{ x }} ", "<a ping=\"{{",
+	"link:", "image:", "kbd:", "link:x", "https://a",
 }
 
 var pathoLanguages = []string{"plaintext", "markdown", "html", "go", "python", "rust", "lua", "css", "yaml", "sql", "shellscript", "restructuredtext", "asciidoc"}

@@ -234,6 +234,10 @@ func (sc *scanner) run(lang string) {
 	case kindAsciiDoc:
 		sc.scanAsciiDoc(0, n)
 	default:
+		if looksLikeAsciiDoc(sc.doc) {
+			sc.scanAsciiDoc(0, n)
+			return
+		}
 		sc.scanText(0, n, bareOpts{}, angleText)
 	}
 }

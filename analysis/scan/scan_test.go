@@ -302,7 +302,7 @@ func TestLanguageForPath(t *testing.T) {
 		{"a.py", "python"}, {"a.js", "javascript"}, {"a.tsx", "typescriptreact"}, {"a.rs", "rust"},
 		{"a.sh", "shellscript"}, {"a.yml", "yaml"}, {"a.toml", "toml"}, {"a.jsonc", "jsonc"}, {"a.css", "css"},
 		{"Dockerfile", "dockerfile"}, {"Makefile", "makefile"}, {"CMakeLists.txt", "cmake"}, {"a.unknownext", ""},
-		{"", ""}, {"dir/", ""},
+		{"", ""}, {"dir/", ""}, {"_sources/usage/api.rst.txt", "restructuredtext"}, {"_sources/guide.md.txt", "markdown"}, {".rst.txt", "plaintext"},
 	} {
 		if got := LanguageForPath(tc.name); got != tc.want {
 			t.Errorf("LanguageForPath(%q) = %q, want %q", tc.name, got, tc.want)
