@@ -9,28 +9,49 @@ import (
 // md is the state of the Markdown scanner. It follows the block structure
 // of CommonMark and GFM closely enough to know what is code, raw HTML, a
 // table cell, a link reference definition or paragraph text, without
-// building a tree: blockquote markers and list items are stripped per line,
-// and the text of each paragraph (or heading, or table cell) is one inline
-// region, scanned for links by the CommonMark inline rules.
+// building a tree: like the parsing strategy of the CommonMark spec
+// (appendix A, phase 1), it keeps the stack of open containers (block
+// quotes and list items) and matches each line against it, but the leaf
+// blocks are dealt with as their lines come. Only the lines of the open
+// paragraph are kept, until it ends: its reference definitions are then
+// taken from its start, and the rest is one inline region, scanned for
+// links by the CommonMark inline rules (so is a heading or a table cell).
 type md struct {
 	sc  *scanner
 	doc []byte
 
-	regionStart, regionEnd int // the open paragraph, regionStart < 0 if none
-	lastBlank              bool
-	listIndent             int // content column of the current list item
-	bq                     int // blockquote depth of the previous line
+	open   []container // the open block quotes and list items, outermost first
+	plines []span      // the lines of the open paragraph: content start, line end
 
-	fenceOpen bool
+	fenceOpen bool // a fenced code block, in the innermost open container
 	fenceChar byte
 	fenceLen  int
-	fenceBQ   int
 
 	// inline scratch
 	skips, noBare []span
 	stack         []opener
 	runs          map[int][]int
 }
+
+// maxContainers bounds the nesting of block quotes and list items, which
+// every line is matched with: a blank line continues every list item, so
+// without a bound 1 MB of "1. " and then 1 MB of line breaks would take
+// quadratic time. Deeper markers are paragraph text.
+const maxContainers = 64
+
+// container is an open block quote or list item.
+type container struct {
+	item  bool // a list item, else a block quote
+	ccol  int  // a list item's content column: its lines are indented to it
+	empty bool // a list item that began with a blank line and holds nothing yet
+}
+
+// cursor is a place in a line: doc[p] is the first byte not yet taken by
+// container markers and indentation, col its column (tabs stop every 4
+// columns). A tab that is partly taken (by the space after a block quote
+// marker, or up to a list item's content column) stays at p, with col
+// inside it.
+type cursor struct{ p, col int }
 
 // opener is a "[" or "![" waiting for its "]".
 type opener struct {
@@ -60,30 +81,41 @@ type opener struct {
 // literal text, examples more often than links. So are HTML comments, but
 // for suppression directives.
 //
-// Known approximations: block structure is per line (a container's end is
-// seen through a blank line or a change of blockquote depth), a link label
-// or destination does not span a blockquote marker, and the text of a
-// reference link [text][label] is scanned like text.
+// The block structure is CommonMark's (§4, §5), line by line: block quotes
+// and list items nest to any depth, a list item's lines are those indented
+// to its content column (so are the fenced and indented code blocks in
+// it), a paragraph continues lazily into a line that would otherwise close
+// its containers, and a container's end ends the code block or HTML block
+// in it. GFM tables need a delimiter row with as many cells as the header
+// row, and may interrupt a paragraph.
+//
+// Known approximations: an inline region spans the container markers of
+// its continuation lines (a link title or label that goes on after a "> "
+// holds it), and the text of a reference link [text][label] is scanned like
+// text.
 func (sc *scanner) scanMarkdown(a, b int) {
-	m := &md{sc: sc, doc: sc.doc, regionStart: -1}
+	m := &md{sc: sc, doc: sc.doc}
 	for ls := a; ls < b; {
 		ls = m.line(ls, b)
 	}
 	m.flush()
 }
 
+// flush ends the open paragraph: its reference definitions, then the rest
+// as an inline region.
 func (m *md) flush() {
-	if m.regionStart >= 0 {
-		m.inline(m.regionStart, m.regionEnd)
-		m.regionStart = -1
+	if len(m.plines) == 0 {
+		return
 	}
+	if k := m.refDefs(m.plines); k < len(m.plines) {
+		m.inline(m.plines[k].start, m.plines[len(m.plines)-1].end)
+	}
+	m.plines = m.plines[:0]
 }
 
+// para adds the line doc[q:le] to the open paragraph, or opens one.
 func (m *md) para(q, le int) {
-	if m.regionStart < 0 {
-		m.regionStart = q
-	}
-	m.regionEnd = le
+	m.plines = append(m.plines, span{q, le})
 }
 
 // lineEnd returns the end of the line at ls (before its line break) and the
@@ -101,26 +133,6 @@ func lineEnd(doc []byte, ls, b int) (le, next int) {
 		}
 	}
 	return le, next
-}
-
-// quotePrefix strips blockquote markers ("> ") from the line at p.
-func quotePrefix(doc []byte, p, le int) (int, int) {
-	bq := 0
-	for {
-		k := p
-		for k < le && k < p+3 && doc[k] == ' ' {
-			k++
-		}
-		if k >= le || doc[k] != '>' {
-			return p, bq
-		}
-		k++
-		if k < le && (doc[k] == ' ' || doc[k] == '\t') {
-			k++
-		}
-		p = k
-		bq++
-	}
 }
 
 // indent returns the column of the first non-blank character at or after
@@ -141,87 +153,224 @@ func indent(doc []byte, p, le int) (int, int) {
 	return col, p
 }
 
+// nonSpace returns the first byte at or after c that is not a space or a
+// tab (le if none) and its column.
+func nonSpace(doc []byte, c cursor, le int) (int, int) {
+	p, col := c.p, c.col
+	for ; p < le; p++ {
+		switch doc[p] {
+		case ' ':
+			col++
+		case '\t':
+			col += 4 - col%4
+		default:
+			return p, col
+		}
+	}
+	return p, col
+}
+
+// advance takes the white space after c up to column target, splitting a
+// tab if it must.
+func (c *cursor) advance(doc []byte, le, target int) {
+	for c.col < target && c.p < le {
+		switch doc[c.p] {
+		case ' ':
+			c.p++
+			c.col++
+		case '\t':
+			w := 4 - c.col%4
+			if c.col+w > target {
+				c.col = target
+				return
+			}
+			c.p++
+			c.col += w
+		default:
+			return
+		}
+	}
+}
+
+// quoteMarker takes the block quote marker ">" at doc[q] (column qcol) and
+// the one space (or column of a tab) after it (CommonMark §5.1).
+func (c *cursor) quoteMarker(doc []byte, q, qcol, le int) {
+	c.p, c.col = q+1, qcol+1
+	c.advance(doc, le, c.col+1)
+}
+
+// continues matches the line at c, whose first byte that is not white
+// space is doc[q] in column qcol, with the open container ct and takes what
+// belongs to it: a block quote's ">" (indented less than 4 columns), a
+// list item's indentation to its content column (CommonMark §5.1, §5.2). A
+// blank line continues a list item, unless the item began with a blank
+// line and holds nothing yet (an item begins with at most one).
+func (m *md) continues(c *cursor, q, qcol, le int, ct *container) bool {
+	doc := m.doc
+	switch {
+	case !ct.item:
+		if q < le && doc[q] == '>' && qcol-c.col < 4 {
+			c.quoteMarker(doc, q, qcol, le)
+			return true
+		}
+		return false
+	case q >= le:
+		return !ct.empty
+	case qcol >= ct.ccol:
+		c.advance(doc, le, ct.ccol)
+		return true
+	}
+	return false
+}
+
+// matchOpen matches the line at c with the open containers, advancing c,
+// and returns how many it continues and where its content starts.
+func (m *md) matchOpen(c *cursor, le int) (matched, q, qcol int) {
+	q, qcol = nonSpace(m.doc, *c, le)
+	for matched < len(m.open) && m.continues(c, q, qcol, le, &m.open[matched]) {
+		if !m.open[matched].item {
+			q, qcol = nonSpace(m.doc, *c, le)
+		}
+		matched++
+	}
+	return matched, q, qcol
+}
+
+// contentStart matches the line at ls with every open container, without
+// changing them (to look ahead), and returns where its content starts,
+// its end and the start of the next line; ok is false when the line does
+// not continue them all.
+func (m *md) contentStart(ls, b int) (q, le, next int, ok bool) {
+	le, next = lineEnd(m.doc, ls, b)
+	c := cursor{p: ls}
+	matched, q, _ := m.matchOpen(&c, le)
+	return q, le, next, matched == len(m.open)
+}
+
+// openContainer ends the open containers from the k-th on and the open
+// paragraph, and opens ct inside the others.
+func (m *md) openContainer(k int, ct container) {
+	m.flush()
+	m.open = append(m.open[:k], ct)
+}
+
+// closeFrom ends the open containers from the k-th on, and the paragraph
+// in them.
+func (m *md) closeFrom(k int) {
+	if k < len(m.open) {
+		m.flush()
+		m.open = m.open[:k]
+	}
+}
+
 // line scans the line at ls and returns the start of the next line to
-// scan.
+// scan. It follows phase 1 of the CommonMark parsing strategy: match the
+// open containers, then open new ones, then either add the line lazily to
+// the open paragraph or close the containers it did not match, and deal
+// with the rest of the line as a leaf block.
 func (m *md) line(ls, b int) int {
 	doc := m.doc
 	le, next := lineEnd(doc, ls, b)
-	p, bq := quotePrefix(doc, ls, le)
+	c := cursor{p: ls}
+	matched, q, qcol := m.matchOpen(&c, le)
 	if m.fenceOpen {
-		if bq >= m.fenceBQ {
-			if closesFence(doc, p, le, m.fenceChar, m.fenceLen) {
+		if matched == len(m.open) {
+			if q < le && qcol-c.col < 4 && closesFence(doc, q, le, m.fenceChar, m.fenceLen) {
 				m.fenceOpen = false
 			}
 			return next
 		}
 		m.fenceOpen = false // its container ended
 	}
-	if bq != m.bq {
-		m.flush()
-		m.bq = bq
+	paraOpen := len(m.plines) > 0
+	// A new list item interrupts a paragraph of the innermost container
+	// only if it is not empty and, ordered, starts at 1 (§5.2).
+	interrupting := paraOpen && matched == len(m.open)
+	opened := false
+	for q < le && qcol-c.col < 4 && len(m.open) < maxContainers {
+		if doc[q] == '>' {
+			m.openContainer(matched, container{})
+			matched = len(m.open)
+			c.quoteMarker(doc, q, qcol, le)
+		} else {
+			if thematicBreak(doc, q, le) || interrupting && setextUnderline(doc, q, le) {
+				break
+			}
+			it, ok := listItem(doc, q, le, qcol)
+			if !ok || interrupting && (it.blank || !it.one) {
+				break
+			}
+			m.openContainer(matched, container{item: true, ccol: it.ccol, empty: it.blank})
+			matched = len(m.open)
+			c = it.c
+		}
+		q, qcol = nonSpace(doc, c, le)
+		opened, interrupting = true, false
 	}
-	col, q := indent(doc, p, le)
-	if q >= le {
+	if q >= le { // a blank line
+		m.closeFrom(matched)
 		m.flush()
-		m.lastBlank = true
 		return next
 	}
-	lazy := m.regionStart >= 0 && !m.lastBlank
-	m.lastBlank = false
-	for {
-		base := m.listIndent
-		if col >= base+4 {
-			if lazy {
-				m.para(q, le)
-			}
-			return next // indented code
-		}
-		if ch, n := fenceStart(doc, q, le); n > 0 {
-			m.flush()
-			m.fenceOpen, m.fenceChar, m.fenceLen, m.fenceBQ = true, ch, n, bq
-			return next
-		}
-		if doc[q] == '<' {
-			if end, ok := m.htmlBlock(q, le, next, b); ok {
-				return end
-			}
-		}
-		if atxHeading(doc, q, le) {
-			m.flush()
-			m.inline(q, le)
-			return next
-		}
-		if thematicBreak(doc, q, le) || m.regionStart >= 0 && setextUnderline(doc, q, le) {
-			m.flush()
-			return next
-		}
-		if cq, qcol, ccol, ok := listItem(doc, q, le, col); ok {
-			m.flush()
-			m.listIndent = ccol
-			lazy = false
-			if cq >= le {
-				return next
-			}
-			q, col = cq, qcol
-			continue
-		}
-		if col < base && !lazy {
-			m.listIndent = 0 // the list ended
-			if col >= 4 {
-				return next
-			}
-		}
-		if m.regionStart < 0 {
-			if end, ok := m.table(q, le, next, b, bq); ok {
-				return end
-			}
-			if end, ok := m.refDef(q, le, next, b); ok {
-				return end
-			}
-		}
-		m.para(q, le)
+	ind := qcol - c.col
+	if !opened && matched < len(m.open) && paraOpen && !m.interrupts(q, le, ind) {
+		m.para(q, le) // a lazy continuation line (§5.1)
 		return next
 	}
+	m.closeFrom(matched)
+	if n := len(m.open); n > 0 {
+		m.open[n-1].empty = false
+	}
+	paraOpen = len(m.plines) > 0
+	if ind >= 4 {
+		if paraOpen {
+			m.para(q, le) // indented code cannot interrupt a paragraph
+		}
+		return next // indented code
+	}
+	if ch, n := fenceStart(doc, q, le); n > 0 {
+		m.flush()
+		m.fenceOpen, m.fenceChar, m.fenceLen = true, ch, n
+		return next
+	}
+	if doc[q] == '<' {
+		if end, ok := m.htmlBlock(q, le, next, b, paraOpen); ok {
+			return end
+		}
+	}
+	if atxHeading(doc, q, le) {
+		m.flush()
+		m.inline(q, le)
+		return next
+	}
+	if thematicBreak(doc, q, le) || paraOpen && setextUnderline(doc, q, le) {
+		m.flush()
+		return next
+	}
+	if end, ok := m.table(q, le, next, b); ok {
+		return end
+	}
+	m.para(q, le)
+	return next
+}
+
+// interrupts reports whether the line content at q, indented ind columns
+// past its containers, starts a leaf block that ends a paragraph (and so
+// cannot be a lazy continuation line): a code fence, an ATX heading, a
+// thematic break or an HTML block of types 1 to 6.
+func (m *md) interrupts(q, le, ind int) bool {
+	doc := m.doc
+	if ind >= 4 {
+		return false
+	}
+	if _, n := fenceStart(doc, q, le); n > 0 {
+		return true
+	}
+	if atxHeading(doc, q, le) || thematicBreak(doc, q, le) {
+		return true
+	}
+	_, ok := m.htmlStart(q, le, true)
+	return ok
 }
 
 // fenceStart recognises a code fence: 3 or more "`" or "~" (a backtick
@@ -241,8 +390,9 @@ func fenceStart(doc []byte, q, le int) (byte, int) {
 	return c, j - q
 }
 
-func closesFence(doc []byte, p, le int, c byte, n int) bool {
-	_, q := indent(doc, p, le)
+// closesFence reports whether the line content at q closes a fence of n
+// characters c: at least n of them, then white space only.
+func closesFence(doc []byte, q, le int, c byte, n int) bool {
 	j := q
 	for j < le && doc[j] == c {
 		j++
@@ -301,45 +451,53 @@ func setextUnderline(doc []byte, q, le int) bool {
 	return true
 }
 
-// listItem recognises a list marker at q ("-", "+", "*", "1.", "1)"). It
-// returns the first character of the item's content and its column, and
-// the item's content column (where continuation lines start).
-func listItem(doc []byte, q, le, col int) (cq, qcol, ccol int, ok bool) {
+// itemStart is what listItem found.
+type itemStart struct {
+	ccol  int    // the item's content column
+	c     cursor // after the marker and the white space that goes with it
+	blank bool   // nothing follows the marker on its line
+	one   bool   // a bullet, or an ordered item numbered 1: it may interrupt a paragraph
+}
+
+// listItem recognises a list marker at q, in column qcol: "-", "+", "*",
+// or 1 to 9 digits and "." or ")", then white space or the end of the line
+// (CommonMark §5.2). The content column is the column after the marker and
+// 1 to 4 columns of white space; with 5 or more, the content is indented
+// code and the content column is one past the marker.
+func listItem(doc []byte, q, le, qcol int) (itemStart, bool) {
 	j := q
+	one := true
 	switch c := doc[q]; {
 	case c == '-' || c == '+' || c == '*':
 		j++
 	case isDigit(c):
+		n := 0
 		for j < le && isDigit(doc[j]) && j-q < 9 {
+			n = n*10 + int(doc[j]-'0')
 			j++
 		}
 		if j >= le || doc[j] != '.' && doc[j] != ')' {
-			return 0, 0, 0, false
+			return itemStart{}, false
 		}
+		one = n == 1
 		j++
 	default:
-		return 0, 0, 0, false
+		return itemStart{}, false
 	}
-	mcol := col + (j - q)
-	if j == le {
-		return le, mcol + 1, mcol + 1, true
+	mcol := qcol + (j - q)
+	if j < le && doc[j] != ' ' && doc[j] != '\t' {
+		return itemStart{}, false
 	}
-	if doc[j] != ' ' && doc[j] != '\t' {
-		return 0, 0, 0, false
+	k, kcol := nonSpace(doc, cursor{j, mcol}, le)
+	if k >= le {
+		return itemStart{ccol: mcol + 1, c: cursor{le, kcol}, blank: true, one: one}, true
 	}
-	c, k := mcol, j
-	for k < le && (doc[k] == ' ' || doc[k] == '\t') {
-		if doc[k] == '\t' {
-			c += 4 - c%4
-		} else {
-			c++
-		}
-		k++
+	if kcol-mcol > 4 {
+		c := cursor{j, mcol}
+		c.advance(doc, le, mcol+1)
+		return itemStart{ccol: mcol + 1, c: c, one: one}, true
 	}
-	if k == le || c-mcol > 4 {
-		return k, c, mcol + 1, true // blank item, or indented code in it
-	}
-	return k, c, c, true
+	return itemStart{ccol: kcol, c: cursor{k, kcol}, one: one}, true
 }
 
 // htmlBlocks are the tag names of CommonMark HTML blocks of type 6.
@@ -356,12 +514,22 @@ var htmlBlocks = func() map[string]bool {
 	return m
 }()
 
-// htmlBlock recognises a CommonMark HTML block (spec §4.6) starting at
-// doc[q] == '<', scans it as HTML and returns the start of the line after
-// it.
-func (m *md) htmlBlock(q, le, next, b int) (int, bool) {
+// The end conditions of HTML blocks that htmlStart returns besides the end
+// markers of types 2 to 5.
+const (
+	htmlEndTag   = "</" // type 1: a line with </script>, </pre>, </style> or </textarea>
+	htmlEndBlank = ""   // types 6 and 7: a blank line
+)
+
+// htmlStart recognises the start of a CommonMark HTML block (spec §4.6) at
+// doc[q] == '<' and returns its end condition: htmlEndTag, the end marker
+// of types 2 to 5 ("-->", "?>", ">", "]]>"), or htmlEndBlank. A block of
+// type 7 cannot interrupt a paragraph.
+func (m *md) htmlStart(q, le int, paraOpen bool) (string, bool) {
 	doc := m.doc
-	sc := m.sc
+	if doc[q] != '<' {
+		return "", false
+	}
 	name := func(p int) (int, int) {
 		e := p
 		for e < le && isAlnum(doc[e]) {
@@ -370,84 +538,90 @@ func (m *md) htmlBlock(q, le, next, b int) (int, bool) {
 		return p, e
 	}
 	endsName := func(e int) bool { return e == le || isSpace(doc[e]) || doc[e] == '>' }
-	var marker string
 	switch {
 	case hasPrefix(doc[q:le], "<!--"):
-		marker = "-->"
+		return "-->", true
 	case hasPrefix(doc[q:le], "<?"):
-		marker = "?>"
+		return "?>", true
 	case hasPrefix(doc[q:le], "<![CDATA["):
-		marker = "]]>"
+		return "]]>", true
 	case q+2 < le && doc[q+1] == '!' && isAlpha(doc[q+2]):
-		marker = ">"
+		return ">", true
 	}
-	if marker == "" && q+1 < le && isAlpha(doc[q+1]) {
+	if q+1 < le && isAlpha(doc[q+1]) {
 		s, e := name(q + 1)
 		for _, n := range []string{"script", "pre", "style", "textarea"} {
 			if equalFold(doc[s:e], n) && endsName(e) {
-				marker = "</"
+				return htmlEndTag, true
 			}
 		}
 	}
-	blockEnd := b
-	switch {
-	case marker == "</": // type 1: to the line with the end tag
-		for i := q; i < b; {
-			k := indexByte(doc[i:b], '<')
-			if k < 0 {
-				break
-			}
-			p := i + k
-			if p+1 < b && doc[p+1] == '/' {
-				s, e := p+2, p+2
-				for e < b && isAlpha(doc[e]) {
-					e++
-				}
-				n := doc[s:e]
-				if e < b && doc[e] == '>' && (equalFold(n, "script") || equalFold(n, "pre") || equalFold(n, "style") || equalFold(n, "textarea")) {
-					blockEnd = e + 1
-					break
-				}
-			}
-			i = p + 1
-		}
-	case marker != "": // types 2 to 5
-		if k := indexString(doc[q:b], marker); k >= 0 {
-			blockEnd = q + k + len(marker)
-		}
-	default: // types 6 and 7: to a blank line
-		p := q + 1
-		if p < le && doc[p] == '/' {
-			p++
-		}
-		s, e := name(p)
-		isBlock := e > s && htmlBlocks[string(lowerASCII(doc[s:e]))] && (endsName(e) || hasPrefix(doc[e:le], "/>"))
-		if !isBlock {
-			if m.regionStart >= 0 || !completeTagLine(m, q, le) {
-				return 0, false
-			}
-		}
-		blockEnd = -1
+	p := q + 1
+	if p < le && doc[p] == '/' {
+		p++
+	}
+	s, e := name(p)
+	if e > s && htmlBlocks[string(lowerASCII(doc[s:e]))] && (endsName(e) || hasPrefix(doc[e:le], "/>")) {
+		return htmlEndBlank, true
+	}
+	if !paraOpen && completeTagLine(m, q, le) {
+		return htmlEndBlank, true
+	}
+	return "", false
+}
+
+// htmlBlock recognises a CommonMark HTML block (spec §4.6) starting at
+// doc[q] == '<', scans it as HTML and returns the start of the line after
+// it. The block ends with the line that holds its end condition, before a
+// blank line (types 6 and 7), or where its container ends.
+func (m *md) htmlBlock(q, le, next, b int, paraOpen bool) (int, bool) {
+	end, ok := m.htmlStart(q, le, paraOpen)
+	if !ok {
+		return 0, false
 	}
 	m.flush()
-	end := next
-	if blockEnd >= 0 {
-		// The block ends with the line that holds its end.
-		e, n := lineEnd(doc, blockEnd, b)
-		sc.scanHTML(q, e)
-		return max(n, next), true
-	}
-	e := le
-	for end < b {
-		le2, n2 := lineEnd(doc, end, b)
-		p2, _ := quotePrefix(doc, end, le2)
-		if _, q2 := indent(doc, p2, le2); q2 >= le2 {
-			break
+	e, n := le, next
+	if end == htmlEndBlank || !htmlEnds(m.doc, q, le, end) {
+		for n < b {
+			q2, le2, n2, ok := m.contentStart(n, b)
+			if !ok || end == htmlEndBlank && q2 >= le2 {
+				break
+			}
+			e, n = le2, n2
+			if end != htmlEndBlank && htmlEnds(m.doc, q2, le2, end) {
+				break
+			}
 		}
-		e, end = le2, n2
 	}
-	sc.scanHTML(q, e)
-	return end, true
+	m.sc.scanHTML(q, e)
+	return n, true
+}
+
+// htmlEnds reports whether doc[p:le] holds the end condition end of an
+// HTML block of types 1 to 5.
+func htmlEnds(doc []byte, p, le int, end string) bool {
+	if end != htmlEndTag {
+		return indexString(doc[p:le], end) >= 0
+	}
+	for i := p; i < le; {
+		k := indexByte(doc[i:le], '<')
+		if k < 0 {
+			return false
+		}
+		p := i + k
+		if p+1 < le && doc[p+1] == '/' {
+			s, e := p+2, p+2
+			for e < le && isAlpha(doc[e]) {
+				e++
+			}
+			n := doc[s:e]
+			if e < le && doc[e] == '>' && (equalFold(n, "script") || equalFold(n, "pre") || equalFold(n, "style") || equalFold(n, "textarea")) {
+				return true
+			}
+		}
+		i = p + 1
+	}
+	return false
 }
 
 func lowerASCII(b []byte) []byte {
@@ -501,30 +675,27 @@ func completeTagLine(m *md, q, le int) bool {
 	return true
 }
 
-// table recognises a GFM table: a line with a "|" and a delimiter row
-// under it. Each cell of each row is an inline region of its own (the
-// pipes split cells before inline parsing, GFM §4.10).
-func (m *md) table(q, le, next, b, bq int) (int, bool) {
+// table recognises a GFM table (GFM §4.10) at the line content doc[q:le]:
+// a header row, then a delimiter row with as many cells on the next line
+// of the same containers; its rows go on to a blank line, the end of a
+// container or the start of another block. Each cell of each row is an
+// inline region of its own (the pipes split cells before inline parsing).
+// A table may interrupt a paragraph.
+func (m *md) table(q, le, next, b int) (int, bool) {
 	doc := m.doc
 	if indexByte(doc[q:le], '|') < 0 || next >= b {
 		return 0, false
 	}
-	le2, n2 := lineEnd(doc, next, b)
-	p2, bq2 := quotePrefix(doc, next, le2)
-	if bq2 != bq || !delimiterRow(doc, p2, le2) {
+	q2, le2, n2, ok := m.contentStart(next, b)
+	if !ok || q2 >= le2 || !delimiterRow(doc, q2, le2) || countCells(doc, q, le) != countCells(doc, q2, le2) {
 		return 0, false
 	}
 	m.flush()
 	m.cells(q, le)
 	ls := n2
 	for ls < b {
-		le3, n3 := lineEnd(doc, ls, b)
-		p3, bq3 := quotePrefix(doc, ls, le3)
-		_, q3 := indent(doc, p3, le3)
-		if bq3 != bq || q3 >= le3 {
-			break
-		}
-		if c, n := fenceStart(doc, q3, le3); n > 0 && c != 0 || atxHeading(doc, q3, le3) {
+		q3, le3, n3, ok := m.contentStart(ls, b)
+		if !ok || q3 >= le3 || doc[q3] == '>' || m.interrupts(q3, le3, 0) {
 			break
 		}
 		m.cells(q3, le3)
@@ -549,6 +720,26 @@ func delimiterRow(doc []byte, p, le int) bool {
 	return dash && pipe
 }
 
+// countCells counts the cells of the table row doc[q:le]: its unescaped
+// pipes split it, a leading and a trailing pipe are optional.
+func countCells(doc []byte, q, le int) int {
+	for le > q && (doc[le-1] == ' ' || doc[le-1] == '\t') {
+		le--
+	}
+	n := 1
+	for k := q; k < le; k++ {
+		switch doc[k] {
+		case '\\':
+			k++
+		case '|':
+			if k > q && k < le-1 {
+				n++
+			}
+		}
+	}
+	return n
+}
+
 func (m *md) cells(q, le int) {
 	doc := m.doc
 	s := q
@@ -568,53 +759,124 @@ func (m *md) cells(q, le int) {
 	}
 }
 
-// refDef recognises a link reference definition (CommonMark §4.7) at q:
-// "[label]:", a destination (on the line or the next) and an optional
-// title, which must end its line. A footnote definition "[^1]:" is not one.
-func (m *md) refDef(q, le, next, b int) (int, bool) {
-	doc := m.doc
-	if doc[q] != '[' || q+1 < le && doc[q+1] == '^' {
-		return 0, false
+// refDefs recognises the link reference definitions at the start of a
+// paragraph whose lines are ls (CommonMark §4.7: the definitions of a
+// paragraph are taken from its start, one after the other) and emits their
+// destinations. It returns how many lines they take.
+func (m *md) refDefs(ls []span) int {
+	k := 0
+	for k < len(ls) {
+		n := m.refDef(ls[k:])
+		if n == 0 {
+			break
+		}
+		k += n
 	}
-	j := q + 1
-	blank := true
-	for j < le && doc[j] != ']' {
-		switch c := doc[j]; {
+	return k
+}
+
+// paraReader reads the lines of a paragraph, from the content start of
+// each: doc[p] is in line ls[k], or p is its end.
+type paraReader struct {
+	doc []byte
+	ls  []span
+	k   int
+	p   int
+}
+
+func (r *paraReader) eol() bool { return r.p >= r.ls[r.k].end }
+
+// nextLine moves to the start of the next line, if there is one.
+func (r *paraReader) nextLine() bool {
+	if r.k+1 >= len(r.ls) {
+		return false
+	}
+	r.k++
+	r.p = r.ls[r.k].start
+	return true
+}
+
+// space skips spaces and tabs with at most one line break, and reports
+// whether it skipped anything.
+func (r *paraReader) space() bool {
+	p, k := r.p, r.k
+	for !r.eol() && (r.doc[r.p] == ' ' || r.doc[r.p] == '\t') {
+		r.p++
+	}
+	if r.eol() && r.nextLine() {
+		for !r.eol() && (r.doc[r.p] == ' ' || r.doc[r.p] == '\t') {
+			r.p++
+		}
+	}
+	return r.p != p || r.k != k
+}
+
+// blankRest reports whether the rest of the line holds only white space.
+func (r *paraReader) blankRest() bool {
+	for p := r.p; p < r.ls[r.k].end; p++ {
+		if r.doc[p] != ' ' && r.doc[p] != '\t' {
+			return false
+		}
+	}
+	return true
+}
+
+// refDef recognises a link reference definition at the start of the
+// paragraph lines ls (CommonMark §4.7): "[label]:" (the label may span
+// lines, up to 999 characters), white space with at most one line break,
+// a destination, then an optional title that may span lines and must end
+// its line; without a valid title, the definition ends with its
+// destination's line if nothing follows on it. A footnote definition
+// "[^1]:" is not one. It emits the destination and returns the number of
+// lines the definition takes, or 0.
+func (m *md) refDef(ls []span) int {
+	doc := m.doc
+	r := &paraReader{doc: doc, ls: ls, p: ls[0].start}
+	if r.eol() || doc[r.p] != '[' || r.p+1 < ls[0].end && doc[r.p+1] == '^' {
+		return 0
+	}
+	r.p++
+	n, blank := 0, true
+	for {
+		if r.eol() {
+			if !r.nextLine() {
+				return 0
+			}
+			n++
+			continue
+		}
+		c := doc[r.p]
+		if c == ']' {
+			break
+		}
+		switch {
 		case c == '[':
-			return 0, false
-		case c == '\\' && j+1 < le:
-			j++
+			return 0
+		case c == '\\' && r.p+1 < ls[r.k].end:
+			r.p++
+			n++
 			blank = false
 		case c != ' ' && c != '\t':
 			blank = false
 		}
-		j++
-	}
-	if j+1 >= le || blank || j-q > 1000 || doc[j+1] != ':' {
-		return 0, false
-	}
-	p := j + 2
-	for p < le && (doc[p] == ' ' || doc[p] == '\t') {
-		p++
-	}
-	end := next
-	lim := le
-	if p >= le {
-		// The destination is on the next line.
-		if next >= b {
-			return 0, false
+		r.p++
+		if n++; n > 999 {
+			return 0
 		}
-		le2, n2 := lineEnd(doc, next, b)
-		p2, _ := quotePrefix(doc, next, le2)
-		_, p = indent(doc, p2, le2)
-		if p >= le2 {
-			return 0, false
-		}
-		lim, end = le2, n2
 	}
+	r.p++
+	if blank || r.eol() || doc[r.p] != ':' {
+		return 0
+	}
+	r.p++
+	r.space()
+	if r.eol() {
+		return 0
+	}
+	lim := ls[r.k].end
 	var ds, de int
-	if doc[p] == '<' {
-		k := p + 1
+	if doc[r.p] == '<' {
+		k := r.p + 1
 		for k < lim && doc[k] != '>' && doc[k] != '<' {
 			if doc[k] == '\\' && k+1 < lim {
 				k++
@@ -622,71 +884,63 @@ func (m *md) refDef(q, le, next, b int) (int, bool) {
 			k++
 		}
 		if k >= lim || doc[k] != '>' {
-			return 0, false
+			return 0
 		}
-		ds, de, p = p+1, k, k+1
+		ds, de, r.p = r.p+1, k, k+1
 	} else {
-		k, ok := rawDest(doc, p, lim)
-		if !ok || k == p {
-			return 0, false
+		k, ok := rawDest(doc, r.p, lim)
+		if !ok || k == r.p {
+			return 0
 		}
-		ds, de, p = p, k, k
+		ds, de, r.p = r.p, k, k
 	}
-	t := p
-	for t < lim && (doc[t] == ' ' || doc[t] == '\t') {
-		t++
-	}
-	if t < lim {
-		if t == p {
-			return 0, false
-		}
-		if _, ok := titleOnLine(doc, t, lim); !ok {
-			return 0, false
-		}
-	} else if end < b {
-		// A title alone on the next line belongs to the definition.
-		le3, n3 := lineEnd(doc, end, b)
-		p3, _ := quotePrefix(doc, end, le3)
-		if _, t3 := indent(doc, p3, le3); t3 < le3 {
-			if _, ok := titleOnLine(doc, t3, le3); ok {
-				end = n3
+	destLine, endsHere := r.k, r.blankRest()
+	lines := 0
+	if r.space() && !r.eol() {
+		if c := doc[r.p]; c == '"' || c == '\'' || c == '(' {
+			if r.title() && r.blankRest() {
+				lines = r.k + 1
 			}
 		}
 	}
+	if lines == 0 {
+		if !endsHere {
+			return 0
+		}
+		lines = destLine + 1
+	}
 	m.sc.emit(m.sc.decodeSeq(ds, de, decMarkdown), RefDef, true)
-	return end, true
+	return lines
 }
 
-// titleOnLine recognises a link title at t that closes on its line and is
-// followed by white space only.
-func titleOnLine(doc []byte, t, lim int) (int, bool) {
-	open := doc[t]
+// title reads a link title opened at r.p, over lines, and reports whether
+// it closes (CommonMark §6.3: in parentheses, an unescaped "(" is not
+// allowed).
+func (r *paraReader) title() bool {
+	open := r.doc[r.p]
 	close := open
-	switch open {
-	case '"', '\'':
-	case '(':
+	if open == '(' {
 		close = ')'
-	default:
-		return 0, false
 	}
-	k := t + 1
-	for k < lim && doc[k] != close {
-		if doc[k] == '\\' && k+1 < lim {
-			k++
-		} else if open == '(' && doc[k] == '(' {
-			return 0, false
+	r.p++
+	for {
+		if r.eol() {
+			if !r.nextLine() {
+				return false
+			}
+			continue
 		}
-		k++
-	}
-	if k >= lim {
-		return 0, false
-	}
-	for e := k + 1; e < lim; e++ {
-		if doc[e] != ' ' && doc[e] != '\t' {
-			return 0, false
+		switch c := r.doc[r.p]; {
+		case c == '\\' && r.p+1 < r.ls[r.k].end:
+			r.p++
+		case c == close:
+			r.p++
+			return true
+		case open == '(' && c == '(':
+			return false
 		}
+		r.p++
 	}
-	return k + 1, true
 }
 
 // rawDest scans a link destination without angle brackets (CommonMark

@@ -18,6 +18,15 @@ var pathological = []string{
 	"urlls-disable-line ", "<!-- urlls-disable-line -->", "// urlls-disable-next-line\n",
 }
 
+// pathoNesting are Markdown inputs that open deep containers (the first
+// string, repeated over half the size) and then match many lines with all
+// of them (the second string, repeated over the other half): a blank line
+// continues every open list item.
+var pathoNesting = [][2]string{
+	{"1. ", "\n"}, {"+ ", "\n"}, {"> ", "\n>"}, {"+ ", "\n  x"}, {"> - ", "\n>"}, {"- a\n  ", "\n"}, {"-\t", "\n\t"},
+	{"+ ", "\n  | a |\n  | - |"}, {"+ ", "\n  <div>"}, {"1. ", "\n   ```"},
+}
+
 var pathoLanguages = []string{"plaintext", "markdown", "html", "go", "python", "rust", "lua", "css", "yaml", "sql", "shellscript"}
 
 // TestPathological scans the inputs of the brief at 10 MB (1 MB with
@@ -36,6 +45,11 @@ func TestPathological(t *testing.T) {
 			checkInvariants(t, doc, Scan(doc, lang))
 			checkSuppressions(t, doc, Suppressions(doc, lang))
 		}
+	}
+	for _, p := range pathoNesting {
+		doc := []byte(strings.Repeat(p[0], (128<<10)/len(p[0])) + "a" + strings.Repeat(p[1], (128<<10)/len(p[1])))
+		checkInvariants(t, doc, Scan(doc, "markdown"))
+		checkSuppressions(t, doc, Suppressions(doc, "markdown"))
 	}
 	for _, p := range pathological {
 		doc := []byte(strings.Repeat(p, (256<<10)/len(p)))
