@@ -31,6 +31,9 @@ type md struct {
 	skips, noBare []span
 	stack         []opener
 	runs          map[int][]int
+	region        span    // the inline region being scanned
+	breaks        []int   // its line breaks, once lineEndAt needs them
+	closes        [2]span // the last "}}" and "%}" templateEnd found: searched from start, found at end
 }
 
 // maxContainers bounds the nesting of block quotes and list items, which
@@ -75,7 +78,13 @@ type opener struct {
 //     (the destination is checked instead);
 //   - URL attributes of raw HTML, inline (<a href>, <img src>, every
 //     attribute scanHTML knows) and in HTML blocks, which are scanned as
-//     HTML; the text of an inline <a> element is not scanned.
+//     HTML; the text of an inline <a> element is not scanned;
+//   - template actions of site generators in destinations: "{{…}}" and
+//     "{%…%}" closed on their line (templateEnd), with the white space,
+//     "<", ">" and quotes in them, are part of a link destination, a
+//     reference definition's, a <…> destination or an autolink whose URL
+//     starts with one ("[x]({{< ref "a.md" >}})", "<{{% eturl x %}}>"):
+//     Hugo or Jekyll replaces them before the Markdown is rendered.
 //
 // Code spans, fenced and indented code blocks are skipped: they are
 // literal text, examples more often than links. So are HTML comments, but
@@ -876,19 +885,13 @@ func (m *md) refDef(ls []span) int {
 	lim := ls[r.k].end
 	var ds, de int
 	if doc[r.p] == '<' {
-		k := r.p + 1
-		for k < lim && doc[k] != '>' && doc[k] != '<' {
-			if doc[k] == '\\' && k+1 < lim {
-				k++
-			}
-			k++
-		}
-		if k >= lim || doc[k] != '>' {
+		k, ok := m.angleDest(r.p, lim)
+		if !ok {
 			return 0
 		}
 		ds, de, r.p = r.p+1, k, k+1
 	} else {
-		k, ok := rawDest(doc, r.p, lim)
+		k, ok := m.rawDest(r.p, lim)
 		if !ok || k == r.p {
 			return 0
 		}
@@ -944,13 +947,20 @@ func (r *paraReader) title() bool {
 }
 
 // rawDest scans a link destination without angle brackets (CommonMark
-// §6.3): no white space or controls, parentheses balanced (at most 32
-// deep, as cmark) or escaped.
-func rawDest(doc []byte, p, b int) (int, bool) {
+// §6.3) at doc[p:b]: no white space or controls, parentheses balanced (at
+// most 32 deep, as cmark) or escaped. A template action (templateEnd) is
+// taken whole, with the white space in it.
+func (m *md) rawDest(p, b int) (int, bool) {
+	doc := m.doc
 	depth := 0
 	for p < b {
 		c := doc[p]
 		switch {
+		case c == '{':
+			if e := m.templateEnd(p, b); e > 0 {
+				p = e
+				continue
+			}
 		case c == '\\' && p+1 < b && isASCIIPunct(doc[p+1]):
 			p += 2
 			continue
@@ -972,6 +982,82 @@ func rawDest(doc []byte, p, b int) (int, bool) {
 	return p, depth == 0
 }
 
+// angleDest scans a link destination in angle brackets at doc[p] == '<'
+// (CommonMark §6.3: no line break, no unescaped "<" or ">") and returns the
+// offset of its ">". A template action (templateEnd) is taken whole, "<"
+// and ">" in it included ("<{{< ref "x" >}}>").
+func (m *md) angleDest(p, b int) (int, bool) {
+	doc := m.doc
+	le := m.lineEndAt(p, b)
+	for k := p + 1; k < le; k++ {
+		switch c := doc[k]; {
+		case c == '>':
+			return k, true
+		case c == '<':
+			return 0, false
+		case c == '{':
+			if e := m.templateEnd(k, le); e > 0 {
+				k = e - 1
+			}
+		case c == '\\' && k+1 < le && isASCIIPunct(doc[k+1]):
+			k++
+		}
+	}
+	return 0, false
+}
+
+// templateEnd returns the end of the template action that starts at
+// doc[p] and closes on its line within doc[:b], or 0: "{{ … }}" (Go
+// templates and Hugo, with its shortcodes "{{< … >}}" and "{{% … %}}";
+// Jinja, Liquid, Handlebars) or "{% … %}" (Jinja, Liquid, Django), which
+// the site generator replaces before the Markdown is rendered, so that
+// the white space in it does not end a link destination. These are the
+// template actions of Placeholders, which the checks use to leave them
+// alone; like it, the first close delimiter ends an action. The search for
+// it remembers its misses (scanner.index) and its last find, so that no
+// search runs over the same bytes twice.
+func (m *md) templateEnd(p, b int) int {
+	doc := m.doc
+	if p+1 >= b || doc[p] != '{' || doc[p+1] != '{' && doc[p+1] != '%' {
+		return 0
+	}
+	close, key, last := "}}", "md}}", &m.closes[0]
+	if doc[p+1] == '%' {
+		close, key, last = "%}", "md%}", &m.closes[1]
+	}
+	le := m.lineEndAt(p, b)
+	if last.start <= p+2 && p+2 <= last.end && last.end+len(close) <= le {
+		return last.end + len(close) // the same first close delimiter
+	}
+	if k := m.sc.index(key, p+2, le, close); k >= 0 {
+		*last = span{p + 2, k}
+		return k + len(close)
+	}
+	return 0
+}
+
+// lineEndAt returns the end of the line that holds doc[p], or b if it
+// is after b. Inside the inline region being scanned, the region's line
+// breaks are indexed once, so that no search runs to a line's end twice;
+// elsewhere b must be the end of p's line.
+func (m *md) lineEndAt(p, b int) int {
+	if p < m.region.start || p >= m.region.end {
+		return b
+	}
+	if m.breaks == nil {
+		m.breaks = []int{}
+		for k := m.region.start; k < m.region.end; k++ {
+			if c := m.doc[k]; c == '\n' || c == '\r' {
+				m.breaks = append(m.breaks, k)
+			}
+		}
+	}
+	if x := sort.SearchInts(m.breaks, p); x < len(m.breaks) {
+		return min(m.breaks[x], b)
+	}
+	return b
+}
+
 // mdSpecial are the bytes that may start inline structure.
 var mdSpecial = func() (t [256]bool) {
 	for _, c := range "\\`<![]" {
@@ -988,6 +1074,8 @@ var mdSpecial = func() (t [256]bool) {
 func (m *md) inline(a, b int) {
 	sc, doc := m.sc, m.doc
 	m.skips, m.noBare, m.stack, m.runs = m.skips[:0], m.noBare[:0], m.stack[:0], nil
+	m.region, m.breaks = span{a, b}, nil
+	defer func() { m.region = span{} }()
 	watermark := 0 // openers below it are inactive (inside a link)
 	aOpen := -1    // the start of an open inline <a> element
 	for i := a; i < b; {
@@ -1140,19 +1228,13 @@ func (m *md) linkTail(p, b int) (ds, de, end int, ok bool) {
 		return 0, 0, 0, false
 	}
 	if doc[i] == '<' {
-		k := i + 1
-		for k < b && doc[k] != '>' && doc[k] != '<' && doc[k] != '\n' && doc[k] != '\r' {
-			if doc[k] == '\\' && k+1 < b && isASCIIPunct(doc[k+1]) {
-				k++
-			}
-			k++
-		}
-		if k >= b || doc[k] != '>' {
+		k, ok := m.angleDest(i, b)
+		if !ok {
 			return 0, 0, 0, false
 		}
 		ds, de, i = i+1, k, k+1
 	} else {
-		k, ok := rawDest(doc, i, b)
+		k, ok := m.rawDest(i, b)
 		if !ok || k == i {
 			return 0, 0, 0, false
 		}
@@ -1270,6 +1352,10 @@ func (m *md) inlineAngle(i, b int) (int, int) {
 		sc.emit(seq{start: i + 1, end: end - 1}, Angle, false)
 		return end, angleOther
 	}
+	if end := m.templateAutolink(i, b); end > 0 {
+		sc.emit(seq{start: i + 1, end: end - 1}, Angle, false)
+		return end, angleOther
+	}
 	if end := emailAutolink(doc, i, b); end > 0 {
 		return end, angleOther
 	}
@@ -1353,6 +1439,32 @@ func autolink(doc []byte, i, b int) int {
 		switch c := doc[j]; {
 		case c == '>':
 			return j + 1
+		case c <= ' ' || c == '<' || c == 0x7f:
+			return 0
+		}
+	}
+	return 0
+}
+
+// templateAutolink returns the end of an autolink whose URL starts with a
+// template action at doc[i] == '<', or 0: "<{{% eturl x %}}>",
+// "<{{ .Site.BaseURL }}/about>". The site generator makes an autolink of
+// it; CommonMark alone sees text. Outside template actions it holds no
+// white space, controls, "<" or ">", and it ends on its line.
+func (m *md) templateAutolink(i, b int) int {
+	doc := m.doc
+	le := m.lineEndAt(i, b)
+	if m.templateEnd(i+1, le) == 0 {
+		return 0
+	}
+	for k := i + 1; k < le; k++ {
+		switch c := doc[k]; {
+		case c == '{':
+			if e := m.templateEnd(k, le); e > 0 {
+				k = e - 1
+			}
+		case c == '>':
+			return k + 1
 		case c <= ' ' || c == '<' || c == 0x7f:
 			return 0
 		}

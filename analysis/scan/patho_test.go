@@ -16,15 +16,20 @@ var pathological = []string{
 	"\"", "'", "/*", "*/", "//", "#", "--[[", "[[", "r#\"", "\"\"\"", "'''", "${", "%s", "url(", "@import ",
 	"<script>", "</script", "<style>", "<textarea>", "*", "_", "~", ".", "\x00", "\xff", "。", "\u00a0",
 	"urlls-disable-line ", "<!-- urlls-disable-line -->", "// urlls-disable-next-line\n",
+	"[a]({{ ", "[a]({{ }}", "[a](/x y ", "[a](/x y {{", "<{{ a", "<{{%", "[a](<{{ ", "{{", "{%", "[a]: {{ x\n",
+	"[a]: /u '\n", "[\n", "[a]:\n", "[a]: /u\n'", "[a](/u ' ",
 }
 
-// pathoNesting are Markdown inputs that open deep containers (the first
-// string, repeated over half the size) and then match many lines with all
-// of them (the second string, repeated over the other half): a blank line
-// continues every open list item.
-var pathoNesting = [][2]string{
+// pathoMarkdown are Markdown inputs made of a first string repeated over
+// half the size, "a", the second repeated over the other half, then the
+// third: deep containers and then many lines matched with all of them (a
+// blank line continues every open list item), or many link openers and
+// then many destinations whose template actions one close delimiter at the
+// end closes.
+var pathoMarkdown = [][3]string{
 	{"1. ", "\n"}, {"+ ", "\n"}, {"> ", "\n>"}, {"+ ", "\n  x"}, {"> - ", "\n>"}, {"- a\n  ", "\n"}, {"-\t", "\n\t"},
 	{"+ ", "\n  | a |\n  | - |"}, {"+ ", "\n  <div>"}, {"1. ", "\n   ```"},
+	{"[", "]({{ ", "}}"}, {"[", "](a b {{ ", "}}"}, {"[", "](<{{ ", "}}>"}, {"", "<{{ ", "}}"}, {"[", "]({% ", "%}"},
 }
 
 var pathoLanguages = []string{"plaintext", "markdown", "html", "go", "python", "rust", "lua", "css", "yaml", "sql", "shellscript"}
@@ -46,8 +51,8 @@ func TestPathological(t *testing.T) {
 			checkSuppressions(t, doc, Suppressions(doc, lang))
 		}
 	}
-	for _, p := range pathoNesting {
-		doc := []byte(strings.Repeat(p[0], (128<<10)/len(p[0])) + "a" + strings.Repeat(p[1], (128<<10)/len(p[1])))
+	for _, p := range pathoMarkdown {
+		doc := []byte(strings.Repeat(p[0], (128<<10)/max(1, len(p[0]))) + "a" + strings.Repeat(p[1], (128<<10)/len(p[1])) + p[2])
 		checkInvariants(t, doc, Scan(doc, "markdown"))
 		checkSuppressions(t, doc, Suppressions(doc, "markdown"))
 	}
@@ -63,7 +68,7 @@ func TestPathological(t *testing.T) {
 // BenchmarkPathological reports the throughput of Scan on 4 MB of some of
 // the pathological inputs: it must not depend on the size.
 func BenchmarkPathological(b *testing.B) {
-	for _, p := range []string{"(", "<", "[", "](", "`", "<a href=\"", "&amp", "<URL:", "http://a.com/(", "a"} {
+	for _, p := range []string{"(", "<", "[", "](", "`", "<a href=\"", "&amp", "<URL:", "http://a.com/(", "a", "[a]({{ ", "[a](/x y "} {
 		for _, lang := range []string{"plaintext", "markdown", "html", "go"} {
 			doc := []byte(strings.Repeat(p, (4<<20)/len(p)))
 			b.Run(lang+"/"+strings.NewReplacer("/", "_", "\n", "nl").Replace(p), func(b *testing.B) {

@@ -42,6 +42,11 @@
 //     attributes and text, Markdown destinations and text, escape sequences
 //     of string literals), never in autolinks, wrappers or comments; Text is
 //     then the decoded URL and Offsets maps each byte back.
+//   - Template actions of site generators ("{{ .Site.BaseURL }}",
+//     "{{< ref "a.md" >}}", "{{% eturl x %}}", "{% link a.md %}") in a
+//     Markdown link destination, reference definition or autolink are part
+//     of the URL, white space and all: Hugo and Jekyll replace them before
+//     the Markdown is rendered. The checks leave them alone (Placeholders).
 //   - Code spans, fenced and indented code blocks, HTML comments and the
 //     text of <a> elements are not scanned; link text and image
 //     descriptions are not either (GFM never links them).

@@ -240,6 +240,15 @@ func TestMarkdown(t *testing.T) {
 		{"table needs as many delimiter cells as header cells", "markdown", "a | b\n--- |\n", nil},
 		{"table interrupts a paragraph", "markdown", "text ⟦http://p.com⟧\n| a | b |\n| - | - |\n| ⟦http://c.com⟧ | d |\n", []w{{}, {}}},
 		{"table in item", "markdown", "- | a | b |\n  | - | - |\n  | [c](⟦/c⟧) | d |\n", []w{{ctx: Link, rel: true}}},
+		{"template destinations", "markdown",
+			"[x](⟦{{< ref \"foo.md\" >}}⟧) [y](⟦{{% relref \"foo\" %}}⟧ \"t\") [z](⟦{{ .Site.BaseURL }}/about⟧) [j](⟦{% link a b.md %}⟧)",
+			[]w{{ctx: Link, rel: true}, {ctx: Link, rel: true}, {ctx: Link, rel: true}, {ctx: Link, rel: true}}},
+		{"template in the middle of a destination", "markdown", "[v](⟦/docs/{{ .Version }}/install⟧) [p](⟦/a{{ (index .x \"(\") }}/b⟧)", []w{{ctx: Link, rel: true}, {ctx: Link, rel: true}}},
+		{"template in angle destination and autolink", "markdown",
+			"[s](<⟦{{% eturl disqus %}}⟧>) <⟦{{% eturl opengraph %}}⟧> <⟦{{ .Site.BaseURL }}/about⟧>\n\n[r]: <⟦{{< ref \"x\" >}}⟧>\n[q]: ⟦{{% eturl x %}}⟧ 'title'\n",
+			[]w{{ctx: Link, rel: true}, {ctx: Angle}, {ctx: Angle}, {ctx: RefDef, rel: true}, {ctx: RefDef, rel: true}}},
+		{"unclosed template is text", "markdown", "[x]({{ a) <{{ b> [y]({{< z >})", nil},
+		{"template over a line break is not one", "markdown", "[x]({{ a\nb }})\n", nil},
 		{"html block ends with its item", "markdown", "- <div>\n  <a href=\"⟦x.html⟧\">x</a>\n\n  [t](⟦/t⟧)\n", []w{{ctx: Attr, rel: true}, {ctx: Link, rel: true}}},
 	})
 }
