@@ -67,16 +67,20 @@ type gmException struct {
 
 // Reasons shared by several exceptions.
 const (
-	whyQuoted    = "urlls finds a URL in quotes (context Quoted); GFM links one only after white space, *, _, ~ or ("
-	whyHTMLBlock = "the line is in an HTML block (CommonMark §4.6, to the blank line): urlls scans its text for bare URLs, GFM does not linkify HTML"
-	whyNoDot     = "GFM wants a dot in an autolink's host; urlls finds every URL with a known scheme and leaves the host to the checks"
-	whyTemplate  = "a template action with white space in a destination: the site generator replaces it before the Markdown is rendered, so urlls takes it whole"
-	whyRefText   = "the text of a reference link [text][label]: GFM does not linkify link text, urlls scans it as text (known approximation)"
+	whyQuoted         = "urlls finds a URL in quotes (context Quoted); GFM links one only after white space, *, _, ~ or ("
+	whyHTMLBlock      = "the line is in an HTML block (CommonMark §4.6, to the blank line): urlls scans its text for bare URLs, GFM does not linkify HTML"
+	whyNoDot          = "GFM wants a dot in an autolink's host; urlls finds every URL with a known scheme and leaves the host to the checks"
+	whyUnrendered     = "white space in a link destination: CommonMark makes text of the link, urlls reports the destination (Unrendered) for the writer who meant a link"
+	whyUnrenderedPart = "GFM links the destination's start, before the white space, as a bare URL; urlls reports the whole destination (Unrendered)"
+	whyTemplate       = "a template action with white space in a destination: the site generator replaces it before the Markdown is rendered, so urlls takes it whole"
+	whyRefText        = "the text of a reference link [text][label]: GFM does not linkify link text, urlls scans it as text (known approximation)"
 )
 
 // specExceptions are the CommonMark spec examples, by number, where urlls
 // and goldmark differ.
-var specExceptions = map[int][]gmException{}
+var specExceptions = map[int][]gmException{
+	488: {{"/my uri", true, whyUnrendered}},
+}
 
 // realworldExceptions are the files of ../shared/corpus/realworld, by path
 // under it, where urlls and goldmark differ.
@@ -90,29 +94,41 @@ var realworldExceptions = map[string][]gmException{
 	"expressjs__expressjs.com/src/content/docs/ko/4x/guide/routing.mdx":           {{"bare https://github.com/expressjs/express/issues/2495", true, whyHTMLBlock}},
 	"expressjs__expressjs.com/src/content/pages/de/resources/middleware/cors.mdx": {{"bare http://example.com", true, whyQuoted}, {"bare http://example1.com", true, whyQuoted}},
 	"expressjs__expressjs.com/src/content/pages/ko/resources/middleware/cors.mdx": {{"bare http://example.com", true, whyQuoted}, {"bare http://example1.com", true, whyQuoted}},
-	"gohugoio__hugoDocs/content/en/configuration/languages.md":                    {{"bare https://en.example.org/", true, whyQuoted}, {"bare https://fr.example.org", true, whyQuoted}},
-	"gohugoio__hugoDocs/content/en/configuration/menus.md":                        {{"bare https://gohugo.io/", true, whyQuoted}},
-	"gohugoio__hugoDocs/content/en/functions/hugo/IsMultihost.md":                 {{"bare https://de.example.org/", true, whyQuoted}, {"bare https://en.example.org/", true, whyQuoted}},
-	"gohugoio__hugoDocs/content/en/functions/images/QR.md":                        {{"bare https://gohugo.io", true, whyQuoted}, {"bare https://gohugo.io", true, whyQuoted}},
-	"gohugoio__hugoDocs/content/en/functions/transform/PortableText.md":           {{"bare https://*.*.sanity.io/", true, whyQuoted}},
-	"gohugoio__hugoDocs/content/en/methods/menu-entry/Params.md":                  {{"bare https://gohugo.io", true, whyQuoted}},
-	"gohugoio__hugoDocs/content/en/methods/page/Aliases.md":                       {{"bare https://example.org/", true, whyQuoted}},
-	"gohugoio__hugoDocs/content/en/methods/page/RelPermalink.md":                  {{"bare https://example.org/docs/", true, whyQuoted}},
-	"gohugoio__hugoDocs/content/en/methods/site/Home.md":                          {{"bare https://example.org/docs/", true, whyQuoted}},
-	"gohugoio__hugoDocs/content/en/shortcodes/qr.md":                              {{"bare https://gohugo.io", true, whyQuoted}},
-	"gohugoio__hugoDocs/content/en/templates/embedded.md":                         {{"bare https://example.org/blog/my-post/", true, whyQuoted}},
-	"gohugoio__hugoDocs/content/en/templates/introduction.md":                     {{"bare https://example.org", true, whyQuoted}},
-	"rust-lang__book/src/ch01-01-installation.md":                                 {{"bare https://rust-lang.github.io/rustup/installation/windows-msvc.html", true, whyRefText}, {"bare https://www.rust-lang.org/tools/install", true, whyRefText}},
+	"expressjs__expressjs.com/src/content/pages/pt-br/resources/middleware/session.mdx": {
+		{"loja de sessões baseada emhttp://www.couchbase.com/", true, whyUnrendered},
+		{"loja de sessões baseada emhttps://neo4j.com", true, whyUnrendered},
+		{"loja de sessões baseada emhttps://couchdb.apache.org/", true, whyUnrendered},
+		{"loja de sessões baseada emhttps://github.com/hendrysadrak/firestore-store", true, whyUnrendered},
+	},
+	"gohugoio__hugoDocs/content/en/configuration/languages.md":          {{"bare https://en.example.org/", true, whyQuoted}, {"bare https://fr.example.org", true, whyQuoted}},
+	"gohugoio__hugoDocs/content/en/configuration/menus.md":              {{"bare https://gohugo.io/", true, whyQuoted}},
+	"gohugoio__hugoDocs/content/en/functions/hugo/IsMultihost.md":       {{"bare https://de.example.org/", true, whyQuoted}, {"bare https://en.example.org/", true, whyQuoted}},
+	"gohugoio__hugoDocs/content/en/functions/images/QR.md":              {{"bare https://gohugo.io", true, whyQuoted}, {"bare https://gohugo.io", true, whyQuoted}},
+	"gohugoio__hugoDocs/content/en/functions/transform/PortableText.md": {{"bare https://*.*.sanity.io/", true, whyQuoted}},
+	"gohugoio__hugoDocs/content/en/methods/menu-entry/Params.md":        {{"bare https://gohugo.io", true, whyQuoted}},
+	"gohugoio__hugoDocs/content/en/methods/page/Aliases.md":             {{"bare https://example.org/", true, whyQuoted}},
+	"gohugoio__hugoDocs/content/en/methods/page/RelPermalink.md":        {{"bare https://example.org/docs/", true, whyQuoted}},
+	"gohugoio__hugoDocs/content/en/methods/site/Home.md":                {{"bare https://example.org/docs/", true, whyQuoted}},
+	"gohugoio__hugoDocs/content/en/shortcodes/qr.md":                    {{"bare https://gohugo.io", true, whyQuoted}},
+	"gohugoio__hugoDocs/content/en/templates/embedded.md":               {{"bare https://example.org/blog/my-post/", true, whyQuoted}},
+	"gohugoio__hugoDocs/content/en/templates/introduction.md":           {{"bare https://example.org", true, whyQuoted}},
+	"rust-lang__book/src/ch01-01-installation.md":                       {{"bare https://rust-lang.github.io/rustup/installation/windows-msvc.html", true, whyRefText}, {"bare https://www.rust-lang.org/tools/install", true, whyRefText}},
 }
 
 // fixtureExceptions are the fixtures of testdata/markdown, by archive and
 // file name ("containers.txtar/lazy.md"), where urlls and goldmark differ.
 var fixtureExceptions = map[string][]gmException{
-	"containers.txtar/html-in-item.md":   {{"bare http://example.com/in-html-block", true, whyHTMLBlock}},
-	"destinations.txtar/hugo-ref.md":     {{`{{% relref "guide" %}}`, true, whyTemplate}, {`{{< ref "intro.md" >}}`, true, whyTemplate}},
-	"destinations.txtar/hugo-baseurl.md": {{"/docs/{{ .Version }}/install", true, whyTemplate}, {"{{ .Site.BaseURL }}/about", true, whyTemplate}},
-	"destinations.txtar/hugo-eturl.md":   {{"{{% eturl opengraph %}}", true, whyTemplate}, {`{{< ref "alias.md" >}}`, true, whyTemplate}},
-	"destinations.txtar/jekyll-link.md":  {{"{% link _posts/2024-01-01-hello.md %}", true, whyTemplate}, {"{{ site.baseurl }}{% link about.md %}", true, whyTemplate}},
+	"containers.txtar/html-in-item.md": {{"bare http://example.com/in-html-block", true, whyHTMLBlock}},
+	"destinations.txtar/space.md": {
+		{"https://example.com/about us", true, whyUnrendered}, {"images/my logo.png", true, whyUnrendered},
+		{"bare https://example.com/about", false, whyUnrenderedPart},
+	},
+	"destinations.txtar/space-fragment.md":     {{"#initial setup", true, whyUnrendered}, {"../docs/user guide.md", true, whyUnrendered}},
+	"destinations.txtar/hugo-ref.md":           {{`{{% relref "guide" %}}`, true, whyTemplate}, {`{{< ref "intro.md" >}}`, true, whyTemplate}},
+	"destinations.txtar/hugo-baseurl.md":       {{"/docs/{{ .Version }}/install", true, whyTemplate}, {"{{ .Site.BaseURL }}/about", true, whyTemplate}},
+	"destinations.txtar/hugo-eturl.md":         {{"{{% eturl opengraph %}}", true, whyTemplate}, {`{{< ref "alias.md" >}}`, true, whyTemplate}},
+	"destinations.txtar/jekyll-link.md":        {{"{% link _posts/2024-01-01-hello.md %}", true, whyTemplate}, {"{{ site.baseurl }}{% link about.md %}", true, whyTemplate}},
+	"destinations.txtar/template-and-space.md": {{"{{ .Site.BaseURL }}/about us", true, whyUnrendered}},
 }
 
 // gmParsers are goldmark parsers: CommonMark, GFM without linkify (for the
@@ -382,4 +398,49 @@ func TestGoldmarkFixtures(t *testing.T) {
 	}
 	t.Logf("fixtures: %d documents, %d agree, %d differ as listed (%d differences); %d destinations and bare URLs compared",
 		tally.docs, tally.agree, tally.excepted, tally.differences, tally.compared)
+}
+
+// TestTemplateDestinations checks that the scanner and Placeholders, which
+// the checks use to leave template syntax alone, agree: in each candidate
+// of the fixtures of testdata/markdown that is not in <…>, white space
+// outside Placeholders' template actions ("{{…}}", "{%…%}") is there
+// exactly when the candidate is Unrendered.
+func TestTemplateDestinations(t *testing.T) {
+	archives, _ := filepath.Glob(filepath.Join("testdata", "markdown", "*.txtar"))
+	n := 0
+	for _, path := range archives {
+		ar, err := txtar.ParseFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range ar.Files {
+			for _, c := range Scan(f.Data, "markdown") {
+				if !strings.ContainsAny(c.Text, " \t") || f.Data[c.Start-1] == '<' {
+					continue // white space in <…> is fine
+				}
+				n++
+				outside := false
+				spans := Placeholders(c.Text)
+				for i := 0; i < len(c.Text); i++ {
+					if c.Text[i] != ' ' && c.Text[i] != '\t' {
+						continue
+					}
+					in := false
+					for _, s := range spans {
+						a := c.Text[s.Start:]
+						if s.Start <= i && i < s.End && (strings.HasPrefix(a, "{{") || strings.HasPrefix(a, "{%")) {
+							in = true
+						}
+					}
+					outside = outside || !in
+				}
+				if outside != c.Unrendered {
+					t.Errorf("%s: %s: white space outside template actions: %v, Unrendered: %v", f.Name, show(c), outside, c.Unrendered)
+				}
+			}
+		}
+	}
+	if n == 0 {
+		t.Fatal("no candidate with white space in the fixtures")
+	}
 }

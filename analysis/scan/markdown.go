@@ -1,6 +1,7 @@
 package scan
 
 import (
+	"bytes"
 	"slices"
 	"sort"
 	"strings"
@@ -84,7 +85,16 @@ type opener struct {
 //     "<", ">" and quotes in them, are part of a link destination, a
 //     reference definition's, a <…> destination or an autolink whose URL
 //     starts with one ("[x]({{< ref "a.md" >}})", "<{{% eturl x %}}>"):
-//     Hugo or Jekyll replaces them before the Markdown is rendered.
+//     Hugo or Jekyll replaces them before the Markdown is rendered;
+//   - inline link and image destinations with white space outside template
+//     actions, "[About](https://example.com/about us)": CommonMark makes
+//     text of them, but the writer meant a link, so the destination is a
+//     candidate (context Link, Relative, Text with the white space) with
+//     Unrendered set, when it looks like one: on the line of "(", before
+//     the ")" that closes it, no brackets, "<", ">" or backquotes in it,
+//     no title-like quote or "(" after white space, and a scheme, a path
+//     or a file name in it (spacedTail, looksLikeDest). A title at its end
+//     is not part of it.
 //
 // Code spans, fenced and indented code blocks are skipped: they are
 // literal text, examples more often than links. So are HTML comments, but
@@ -1058,6 +1068,137 @@ func (m *md) lineEndAt(p, b int) int {
 	return b
 }
 
+// spacedTail recognises what linkTail does not, at doc[p] == '(': "("
+// right before a destination with white space, on the same line, then ")"
+// (with parentheses balanced in between, and an optional "…" or '…' title
+// at the end). CommonMark makes text of it, but the writer meant a link:
+// "[About](https://example.com/about us)". It returns the destination only
+// when it looks like one (looksLikeDest) and has white space outside its
+// template actions (where there is none, the white space is the template's
+// and linkTail takes it; a destination that starts with one is taken as
+// it is), and not when brackets, "<", ">" or a backquote
+// stand in it outside template actions: then it is likely prose.
+func (m *md) spacedTail(p, b int) (ds, de, end int, ok bool) {
+	doc := m.doc
+	le := m.lineEndAt(p, b)
+	i := p + 1
+	if i >= le || doc[i] == ' ' || doc[i] == '\t' {
+		return 0, 0, 0, false
+	}
+	depth, k := 0, i
+	space := false // white space outside template actions
+scan:
+	for ; k < le; k++ {
+		switch c := doc[k]; {
+		case c == '{':
+			if e := m.templateEnd(k, le); e > 0 {
+				k = e - 1
+			}
+		case c == '\\' && k+1 < le && isASCIIPunct(doc[k+1]):
+			k++
+		case c == ' ' || c == '\t':
+			space = true
+		case c == '(':
+			if depth++; depth > 32 {
+				return 0, 0, 0, false
+			}
+		case c == ')':
+			if depth == 0 {
+				break scan
+			}
+			depth--
+		case c == '[' || c == ']' || c == '<' || c == '>' || c == '`' || c < ' ' || c == 0x7f:
+			return 0, 0, 0, false
+		}
+	}
+	if k >= le || !space {
+		return 0, 0, 0, false
+	}
+	end, de = k+1, k
+	for de > i && (doc[de-1] == ' ' || doc[de-1] == '\t') {
+		de--
+	}
+	if q := doc[de-1]; de-i >= 2 && (q == '"' || q == '\'') {
+		// A title: drop it, from the quote that follows white space.
+		for t := de - 2; t > i; t-- {
+			if doc[t] == q && (doc[t-1] == ' ' || doc[t-1] == '\t') {
+				for de = t; de > i && (doc[de-1] == ' ' || doc[de-1] == '\t'); de-- {
+				}
+				break
+			}
+		}
+	}
+	if !m.spacedOutside(i, de) || m.templateEnd(i, de) == 0 && !looksLikeDest(doc[i:de]) {
+		return 0, 0, 0, false
+	}
+	return i, de, end, true
+}
+
+// spacedOutside reports white space in doc[a:b] outside template actions,
+// and none before a quote or "(": that is a title, maybe a broken one
+// ("[a](/url "title "and" title")"), not white space in the destination.
+func (m *md) spacedOutside(a, b int) bool {
+	doc, space := m.doc, false
+	for k := a; k < b; k++ {
+		switch doc[k] {
+		case '{':
+			if e := m.templateEnd(k, b); e > 0 {
+				k = e - 1
+			}
+		case ' ', '\t':
+			if c := doc[k+1]; c == '"' || c == '\'' || c == '(' {
+				return false
+			}
+			space = true
+		}
+	}
+	return space
+}
+
+// looksLikeDest reports whether d, a link destination with white space,
+// looks like a URL or a path rather than prose in parentheses after a
+// bracket: it starts with a scheme and "//" or a scheme urlls knows
+// ("mailto:"), or with "/", "./", "../" or "#"; its first
+// word holds a "/"; it holds "://" (a URL after words: a translation that
+// went wrong); or it ends with a file name extension ("my file.md").
+func looksLikeDest(d []byte) bool {
+	if len(d) == 0 {
+		return false
+	}
+	if isAlpha(d[0]) {
+		k := 1
+		for k < len(d) && isSchemeChar(d[k]) {
+			k++
+		}
+		if k < len(d) && d[k] == ':' && (hasPrefix(d[k+1:], "//") || lookupScheme(d[:k]) == schemeKnown) {
+			return true
+		}
+	}
+	if d[0] == '/' || d[0] == '#' || hasPrefix(d, "./") || hasPrefix(d, "../") {
+		return true
+	}
+	first := d
+	if k := bytes.IndexAny(d, " \t"); k >= 0 {
+		first = d[:k]
+	}
+	if indexByte(first, '/') >= 0 || bytes.Contains(d, []byte("://")) {
+		return true
+	}
+	// A file name extension: "." and 1 to 5 letters or digits, one a letter.
+	dot := bytes.LastIndexByte(d, '.')
+	if dot <= 0 || len(d)-dot-1 < 1 || len(d)-dot-1 > 5 || d[dot-1] == ' ' {
+		return false
+	}
+	letter := false
+	for _, c := range d[dot+1:] {
+		if !isAlnum(c) {
+			return false
+		}
+		letter = letter || isAlpha(c)
+	}
+	return letter
+}
+
 // mdSpecial are the bytes that may start inline structure.
 var mdSpecial = func() (t [256]bool) {
 	for _, c := range "\\`<![]" {
@@ -1193,9 +1334,18 @@ func (m *md) closeBracket(i, b int, watermark *int) int {
 		return i + 1 // inactive: links do not nest
 	}
 	if i+1 < b && m.doc[i+1] == '(' {
-		if ds, de, end, ok := m.linkTail(i+1, b); ok {
-			if de > ds {
+		ds, de, end, ok := m.linkTail(i+1, b)
+		unrendered := false
+		if !ok {
+			ds, de, end, ok = m.spacedTail(i+1, b)
+			unrendered = ok
+		}
+		if ok {
+			if n := len(m.sc.cands); de > ds {
 				m.sc.emit(m.sc.decodeSeq(ds, de, decMarkdown), Link, true)
+				if unrendered && len(m.sc.cands) > n {
+					m.sc.cands[n].Unrendered = true
+				}
 			}
 			olen := 1
 			if top.image {

@@ -47,6 +47,13 @@
 //     Markdown link destination, reference definition or autolink are part
 //     of the URL, white space and all: Hugo and Jekyll replace them before
 //     the Markdown is rendered. The checks leave them alone (Placeholders).
+//   - A Markdown inline link or image whose destination holds white space
+//     outside <…> and template actions ("[About](https://example.com/about
+//     us)") is text to CommonMark, but the writer meant a link: the
+//     destination is a candidate with Unrendered set, when it looks like
+//     one (see scanMarkdown), so that the checks can say the link does not
+//     render. Prose in parentheses after a bracket ("[see](the docs)") is
+//     not one.
 //   - Code spans, fenced and indented code blocks, HTML comments and the
 //     text of <a> elements are not scanned; link text and image
 //     descriptions are not either (GFM never links them).
@@ -113,6 +120,11 @@ type Candidate struct {
 	// Relative is set where a relative reference is a URL too (links,
 	// attributes, reference definitions): parse it with RFC 1808 relativeURL.
 	Relative bool
+	// Unrendered is set on a Markdown link destination the renderer will not
+	// make a link of as written: white space in a destination outside <…>
+	// ("[About](https://example.com/about us)"). The writer meant a link and
+	// gets text; Text holds the destination, white space included.
+	Unrendered bool
 }
 
 // DocOffset maps byte offset i of c.Text (0 <= i <= len(c.Text)) to its

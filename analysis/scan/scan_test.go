@@ -11,6 +11,7 @@ import (
 type w struct {
 	ctx  Context
 	rel  bool
+	unr  bool   // Unrendered
 	text string // Text, when it differs from the marked bytes
 	offs []int  // Offsets relative to Start, when Text differs (End is implied)
 }
@@ -82,7 +83,7 @@ func runScanCases(t *testing.T, cases []scanCase) {
 					}
 					offs = append(offs, sp[1])
 				}
-				want := Candidate{Start: sp[0], End: sp[1], Text: text, Offsets: offs, Context: wt.ctx, Relative: wt.rel}
+				want := Candidate{Start: sp[0], End: sp[1], Text: text, Offsets: offs, Context: wt.ctx, Relative: wt.rel, Unrendered: wt.unr}
 				if show(g) != show(want) {
 					t.Errorf("candidate %d:\n got %s\nwant %s", i, show(g), show(want))
 				}
@@ -92,7 +93,11 @@ func runScanCases(t *testing.T, cases []scanCase) {
 }
 
 func show(c Candidate) string {
-	return fmt.Sprintf("{%d-%d %q offs=%v %s rel=%v}", c.Start, c.End, c.Text, c.Offsets, c.Context, c.Relative)
+	u := ""
+	if c.Unrendered {
+		u = " unrendered"
+	}
+	return fmt.Sprintf("{%d-%d %q offs=%v %s rel=%v%s}", c.Start, c.End, c.Text, c.Offsets, c.Context, c.Relative, u)
 }
 
 // offs builds relative Offsets: one entry per Text byte that maps to
@@ -240,10 +245,22 @@ func TestMarkdown(t *testing.T) {
 		{"table needs as many delimiter cells as header cells", "markdown", "a | b\n--- |\n", nil},
 		{"table interrupts a paragraph", "markdown", "text ⟦http://p.com⟧\n| a | b |\n| - | - |\n| ⟦http://c.com⟧ | d |\n", []w{{}, {}}},
 		{"table in item", "markdown", "- | a | b |\n  | - | - |\n  | [c](⟦/c⟧) | d |\n", []w{{ctx: Link, rel: true}}},
+		{"space in a destination", "markdown", "[About](⟦https://example.com/about us⟧) ![i](⟦my image.png⟧) [s](⟦#my section⟧)",
+			[]w{{ctx: Link, rel: true, unr: true}, {ctx: Link, rel: true, unr: true}, {ctx: Link, rel: true, unr: true}}},
+		{"space in a destination, title dropped", "markdown", "[a](⟦../my file.md⟧ \"title\") [b](⟦docs/a b&amp;c⟧ 'it's')",
+			[]w{{ctx: Link, rel: true, unr: true}, {ctx: Link, rel: true, unr: true, text: "docs/a b&c", offs: offs([2]int{0, 9}, [2]int{13, 1})}}},
+		{"space in a destination with parentheses", "markdown", "[w](⟦https://example.com/x_(y) z⟧) [t](⟦https://en.wikipedia.org/wiki/A⟧ (b)) [u](/a (b) c)", []w{{ctx: Link, rel: true, unr: true}, {ctx: Link, rel: true}}},
+		{"space in a destination: URL after words", "markdown", "[Neo4j](⟦loja de sessões baseada emhttps://neo4j.com⟧).", []w{{ctx: Link, rel: true, unr: true}}},
+		{"prose in parentheses is not a destination", "markdown", "[see](the docs) (more) [1](e.g. this) [x]( /a b) [n](Note: see)", nil},
+		{"broken title is not a space in the destination", "markdown", "[link](/url \"title \"and\" title\") [l](/u 'a' b) [m](/v (t) x)", nil},
+		{"no closing parenthesis on the line", "markdown", "[a](⟦http://a.com/b⟧ c\nd)", []w{{}}},
+		{"brackets or code in it: prose", "markdown", "[a](/x [y] z) [b](/x `y` z) [c](/x <y> z)", nil},
+		{"angle destination with spaces renders", "markdown", "[a](<⟦my file.md⟧>)", []w{{ctx: Link, rel: true}}},
 		{"template destinations", "markdown",
 			"[x](⟦{{< ref \"foo.md\" >}}⟧) [y](⟦{{% relref \"foo\" %}}⟧ \"t\") [z](⟦{{ .Site.BaseURL }}/about⟧) [j](⟦{% link a b.md %}⟧)",
 			[]w{{ctx: Link, rel: true}, {ctx: Link, rel: true}, {ctx: Link, rel: true}, {ctx: Link, rel: true}}},
 		{"template in the middle of a destination", "markdown", "[v](⟦/docs/{{ .Version }}/install⟧) [p](⟦/a{{ (index .x \"(\") }}/b⟧)", []w{{ctx: Link, rel: true}, {ctx: Link, rel: true}}},
+		{"template and a space outside it", "markdown", "[x](⟦{{ .Site.BaseURL }}/about us⟧)", []w{{ctx: Link, rel: true, unr: true}}},
 		{"template in angle destination and autolink", "markdown",
 			"[s](<⟦{{% eturl disqus %}}⟧>) <⟦{{% eturl opengraph %}}⟧> <⟦{{ .Site.BaseURL }}/about⟧>\n\n[r]: <⟦{{< ref \"x\" >}}⟧>\n[q]: ⟦{{% eturl x %}}⟧ 'title'\n",
 			[]w{{ctx: Link, rel: true}, {ctx: Angle}, {ctx: Angle}, {ctx: RefDef, rel: true}, {ctx: RefDef, rel: true}}},
