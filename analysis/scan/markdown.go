@@ -15,8 +15,9 @@ import (
 // quotes and list items) and matches each line against it, but the leaf
 // blocks are dealt with as their lines come. Only the lines of the open
 // paragraph are kept, until it ends: its reference definitions are then
-// taken from its start, and the rest is one inline region, scanned for
-// links by the CommonMark inline rules (so is a heading or a table cell).
+// taken from its start, and the rest is one inline region (so is a heading
+// or a table cell), scanned for links by the CommonMark inline rules at
+// the end of the document, when every reference definition is known.
 type md struct {
 	sc  *scanner
 	doc []byte
@@ -28,9 +29,16 @@ type md struct {
 	fenceChar byte
 	fenceLen  int
 
+	// The inline regions (paragraphs, headings, table cells) wait for the
+	// end of the document, when the labels of every reference definition,
+	// which a reference link may use before it, are known.
+	regions []span
+	labels  map[string]bool // normalised (normLabel)
+
 	// inline scratch
 	skips, noBare []span
 	stack         []opener
+	lastBracket   int // the last "[" or "]" of the inline region seen
 	runs          map[int][]int
 	region        span    // the inline region being scanned
 	breaks        []int   // its line breaks, once lineEndAt needs them
@@ -108,16 +116,25 @@ type opener struct {
 // in it. GFM tables need a delimiter row with as many cells as the header
 // row, and may interrupt a paragraph.
 //
+// Inline regions are scanned once the block structure of the whole
+// document is known, with the labels of its reference definitions: the
+// text of a reference link ("[text][label]", "[label][]", "[label]") is
+// link text, not scanned for bare URLs, and "(…)" after a shortcut
+// reference is text, as CommonMark renders them.
+//
 // Known approximations: an inline region spans the container markers of
 // its continuation lines (a link title or label that goes on after a "> "
-// holds it), and the text of a reference link [text][label] is scanned like
-// text.
+// holds it), and labels are case folded by Go's simple folding, not
+// Unicode's full one ("ẞ" does not match "SS").
 func (sc *scanner) scanMarkdown(a, b int) {
 	m := &md{sc: sc, doc: sc.doc}
 	for ls := a; ls < b; {
 		ls = m.line(ls, b)
 	}
 	m.flush()
+	for _, r := range m.regions {
+		m.inline(r.start, r.end)
+	}
 }
 
 // flush ends the open paragraph: its reference definitions, then the rest
@@ -127,7 +144,7 @@ func (m *md) flush() {
 		return
 	}
 	if k := m.refDefs(m.plines); k < len(m.plines) {
-		m.inline(m.plines[k].start, m.plines[len(m.plines)-1].end)
+		m.regions = append(m.regions, span{m.plines[k].start, m.plines[len(m.plines)-1].end})
 	}
 	m.plines = m.plines[:0]
 }
@@ -359,7 +376,7 @@ func (m *md) line(ls, b int) int {
 	}
 	if atxHeading(doc, q, le) {
 		m.flush()
-		m.inline(q, le)
+		m.regions = append(m.regions, span{q, le})
 		return next
 	}
 	if thematicBreak(doc, q, le) || paraOpen && setextUnderline(doc, q, le) {
@@ -768,13 +785,13 @@ func (m *md) cells(q, le int) {
 			k++
 		case '|':
 			if k > s {
-				m.inline(s, k)
+				m.regions = append(m.regions, span{s, k})
 			}
 			s = k + 1
 		}
 	}
 	if s < le {
-		m.inline(s, le)
+		m.regions = append(m.regions, span{s, le})
 	}
 }
 
@@ -855,6 +872,7 @@ func (m *md) refDef(ls []span) int {
 		return 0
 	}
 	r.p++
+	ls0 := r.p
 	n, blank := 0, true
 	for {
 		if r.eol() {
@@ -883,6 +901,7 @@ func (m *md) refDef(ls []span) int {
 			return 0
 		}
 	}
+	label := doc[ls0:r.p]
 	r.p++
 	if blank || r.eol() || doc[r.p] != ':' {
 		return 0
@@ -923,7 +942,19 @@ func (m *md) refDef(ls []span) int {
 		lines = destLine + 1
 	}
 	m.sc.emit(m.sc.decodeSeq(ds, de, decMarkdown), RefDef, true)
+	if m.labels == nil {
+		m.labels = map[string]bool{}
+	}
+	m.labels[normLabel(label)] = true
 	return lines
+}
+
+// normLabel normalises a link label for matching (CommonMark §4.7): case
+// folded, white space trimmed and collapsed to one space. The case folding
+// is Go's simple one (upper, then lower case), not Unicode's full folding
+// ("ẞ" does not match "SS").
+func normLabel(b []byte) string {
+	return strings.ToLower(strings.ToUpper(strings.Join(strings.Fields(string(b)), " ")))
 }
 
 // title reads a link title opened at r.p, over lines, and reports whether
@@ -1215,7 +1246,7 @@ var mdSpecial = func() (t [256]bool) {
 func (m *md) inline(a, b int) {
 	sc, doc := m.sc, m.doc
 	m.skips, m.noBare, m.stack, m.runs = m.skips[:0], m.noBare[:0], m.stack[:0], nil
-	m.region, m.breaks = span{a, b}, nil
+	m.region, m.breaks, m.lastBracket = span{a, b}, nil, -1
 	defer func() { m.region = span{} }()
 	watermark := 0 // openers below it are inactive (inside a link)
 	aOpen := -1    // the start of an open inline <a> element
@@ -1261,15 +1292,19 @@ func (m *md) inline(a, b int) {
 		case '!':
 			if i+1 < b && doc[i+1] == '[' {
 				watermark = m.push(opener{i, true}, watermark)
+				m.lastBracket = i + 1
 				i += 2
 			} else {
 				i++
 			}
 		case '[':
 			watermark = m.push(opener{i, false}, watermark)
+			m.lastBracket = i
 			i++
 		case ']':
-			i = m.closeBracket(i, b, &watermark)
+			next := m.closeBracket(i, b, &watermark)
+			m.lastBracket = i
+			i = next
 		}
 	}
 	// Bare URLs in the gaps between the structure.
@@ -1333,36 +1368,85 @@ func (m *md) closeBracket(i, b int, watermark *int) int {
 		*watermark = min(*watermark, len(m.stack))
 		return i + 1 // inactive: links do not nest
 	}
+	olen := 1
+	if top.image {
+		olen = 2
+	}
+	var ds, de, end int
+	ok, unrendered := false, false
 	if i+1 < b && m.doc[i+1] == '(' {
-		ds, de, end, ok := m.linkTail(i+1, b)
-		unrendered := false
-		if !ok {
-			ds, de, end, ok = m.spacedTail(i+1, b)
-			unrendered = ok
-		}
-		if ok {
-			if n := len(m.sc.cands); de > ds {
-				m.sc.emit(m.sc.decodeSeq(ds, de, decMarkdown), Link, true)
-				if unrendered && len(m.sc.cands) > n {
-					m.sc.cands[n].Unrendered = true
-				}
-			}
-			olen := 1
-			if top.image {
-				olen = 2
-			}
-			m.noBare = append(m.noBare, span{top.pos, i})
-			m.skips = append(m.skips, span{top.pos, top.pos + olen}, span{i, end})
-			if top.image {
-				*watermark = min(*watermark, len(m.stack))
-			} else {
-				*watermark = len(m.stack)
-			}
-			return end
+		ds, de, end, ok = m.linkTail(i+1, b)
+	}
+	if !ok {
+		end, ok = m.refLink(top.pos+olen, i, b)
+		ds, de = 0, 0
+	}
+	if !ok && i+1 < b && m.doc[i+1] == '(' {
+		ds, de, end, ok = m.spacedTail(i+1, b)
+		unrendered = ok
+	}
+	if !ok {
+		*watermark = min(*watermark, len(m.stack))
+		return i + 1
+	}
+	if n := len(m.sc.cands); de > ds {
+		m.sc.emit(m.sc.decodeSeq(ds, de, decMarkdown), Link, true)
+		if unrendered && len(m.sc.cands) > n {
+			m.sc.cands[n].Unrendered = true
 		}
 	}
-	*watermark = min(*watermark, len(m.stack))
-	return i + 1
+	m.noBare = append(m.noBare, span{top.pos, i})
+	m.skips = append(m.skips, span{top.pos, top.pos + olen}, span{i, end})
+	if top.image {
+		*watermark = min(*watermark, len(m.stack))
+	} else {
+		*watermark = len(m.stack)
+	}
+	return end
+}
+
+// refLink recognises a reference link or image whose text is doc[ts:i]
+// and whose "]" is doc[i] (CommonMark §6.3): full, "[text][label]", with
+// a defined label; collapsed, "[text][]", or shortcut, "[text]" not
+// followed by "[]" or a label, with the text a defined label. It returns
+// the end of the link. Its destination is its definition's, a candidate
+// where it is written; the link matters for what is not a link: its text,
+// which GFM does not link, and a "(…)" after a shortcut.
+func (m *md) refLink(ts, i, b int) (int, bool) {
+	doc := m.doc
+	if len(m.labels) == 0 {
+		return 0, false
+	}
+	if i+1 < b && doc[i+1] == '[' {
+		k := i + 2
+		for k < b && k-i <= 1001 && doc[k] != ']' && doc[k] != '[' {
+			if doc[k] == '\\' && k+1 < b {
+				k++
+			}
+			k++
+		}
+		if k < b && doc[k] == ']' && k-i <= 1001 {
+			if k > i+2 {
+				// Full: the label decides; a label that is not defined is
+				// no link, and not a shortcut either.
+				return k + 1, m.labels[normLabel(doc[i+2:k])]
+			}
+			if m.textLabel(ts, i) {
+				return k + 1, true // collapsed
+			}
+			return 0, false
+		}
+	}
+	if m.textLabel(ts, i) {
+		return i + 1, true // shortcut
+	}
+	return 0, false
+}
+
+// textLabel reports whether the link text doc[ts:i] is a defined label:
+// at most 999 characters, no brackets in it (but escaped ones).
+func (m *md) textLabel(ts, i int) bool {
+	return m.lastBracket < ts && i-ts <= 999 && strings.TrimSpace(string(m.doc[ts:i])) != "" && m.labels[normLabel(m.doc[ts:i])]
 }
 
 // linkTail parses an inline link's "(destination "title")" at doc[p] ==

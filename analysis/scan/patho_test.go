@@ -23,12 +23,14 @@ var pathological = []string{
 // pathoMarkdown are Markdown inputs made of a first string repeated over
 // half the size, "a", the second repeated over the other half, then the
 // third: deep containers and then many lines matched with all of them (a
-// blank line continues every open list item), or many link openers and
-// then many destinations whose template actions one close delimiter at the
-// end closes.
+// blank line continues every open list item), many reference definitions
+// and then many references, or many link openers and then many
+// destinations whose template actions one close delimiter at the end
+// closes.
 var pathoMarkdown = [][3]string{
 	{"1. ", "\n"}, {"+ ", "\n"}, {"> ", "\n>"}, {"+ ", "\n  x"}, {"> - ", "\n>"}, {"- a\n  ", "\n"}, {"-\t", "\n\t"},
 	{"+ ", "\n  | a |\n  | - |"}, {"+ ", "\n  <div>"}, {"1. ", "\n   ```"},
+	{"[a]: /u\n\n", "[a][a][", ""}, {"[a]: /u\n\n", "[[a]", "]]"}, {"[a]: /u\n\n[", "[a] ", "]"}, {"[a]: /u\n\n", "![a][", "]"},
 	{"[", "]({{ ", "}}"}, {"[", "](a b {{ ", "}}"}, {"[", "](<{{ ", "}}>"}, {"", "<{{ ", "}}"}, {"[", "]({% ", "%}"},
 }
 

@@ -266,6 +266,15 @@ func TestMarkdown(t *testing.T) {
 			[]w{{ctx: Link, rel: true}, {ctx: Angle}, {ctx: Angle}, {ctx: RefDef, rel: true}, {ctx: RefDef, rel: true}}},
 		{"unclosed template is text", "markdown", "[x]({{ a) <{{ b> [y]({{< z >})", nil},
 		{"template over a line break is not one", "markdown", "[x]({{ a\nb }})\n", nil},
+		{"reference link text is not scanned", "markdown",
+			"[http://a.com/x][r] [http://b.com/y][] [http://b.com/y] ![http://c.com/i][r] [⟦http://u.com⟧][undefined] ⟦http://d.com⟧\n\n[r]: ⟦/r⟧\n[http://b.com/y]: ⟦/b⟧\n",
+			[]w{{}, {}, {ctx: RefDef, rel: true}, {ctx: RefDef, rel: true}}},
+		{"reference labels fold case and white space", "markdown", "[A  b][] [a\nB] ⟦http://x.com⟧\n\n[a b]: ⟦/ab⟧\n", []w{{}, {ctx: RefDef, rel: true}}},
+		{"text after a shortcut reference", "markdown", "[foo](not a link) [bar](⟦http://inline.com⟧)\n\n[foo]: ⟦/f⟧\n[bar]: ⟦/b⟧\n",
+			[]w{{ctx: Link, rel: true}, {ctx: RefDef, rel: true}, {ctx: RefDef, rel: true}}},
+		{"full reference hides a link after it", "markdown", "[a][b](⟦http://bare.com⟧) [c][d](⟦/inline⟧)\n\n[b]: ⟦/b⟧\n",
+			[]w{{}, {ctx: Link, rel: true}, {ctx: RefDef, rel: true}}},
+		{"bracketed text is no label", "markdown", "[a [b] c] ⟦http://x.com⟧\n\n[a [b] c]: /no\n", []w{{}}},
 		{"html block ends with its item", "markdown", "- <div>\n  <a href=\"⟦x.html⟧\">x</a>\n\n  [t](⟦/t⟧)\n", []w{{ctx: Attr, rel: true}, {ctx: Link, rel: true}}},
 	})
 }
