@@ -93,6 +93,8 @@ func FuzzScan(f *testing.F) {
 		"&#0; &#x110000; &#128; &notit; &acE; \\u{1F600} \\uD83D\\uDE00 \\400 http://a.com/&amp",
 		"((((((((((((((((((( [[[[[[[[[[[[ <<<<<<<<<< ]]]]]]] ))))))) `````` ~~~~",
 		"http://a.com/`b` http://\xff\xfe\x00 「http://x.jp」 http://y.com/…",
+		"[a](http://x.com/a b) [b]({{< ref \"x\" >}}) <{{% e %}}> [c][d] [d]\n\n[d]:\n  /d\n  'title\n  more'\n" +
+			"1. a\n   ```\n   x\n2. b\n  > - c\n  >\tlazy\n-\t\tcode\n| a | b |\n| - | - |\n",
 	}
 	for _, s := range seeds {
 		for l := range fuzzLanguages {

@@ -32,7 +32,8 @@ type md struct {
 	// The inline regions (paragraphs, headings, table cells) wait for the
 	// end of the document, when the labels of every reference definition,
 	// which a reference link may use before it, are known.
-	regions []span
+	regions []region
+	rlines  []span          // the lines of the paragraph regions
 	labels  map[string]bool // normalised (normLabel)
 
 	// inline scratch
@@ -40,6 +41,7 @@ type md struct {
 	stack         []opener
 	lastBracket   int // the last "[" or "]" of the inline region seen
 	runs          map[int][]int
+	lines         []span  // the lines of the inline region being scanned, if a paragraph's
 	region        span    // the inline region being scanned
 	breaks        []int   // its line breaks, once lineEndAt needs them
 	closes        [2]span // the last "}}" and "%}" templateEnd found: searched from start, found at end
@@ -51,10 +53,14 @@ type md struct {
 // quadratic time. Deeper markers are paragraph text.
 const maxContainers = 64
 
+// region is an inline region waiting to be scanned; a paragraph's has its
+// lines, rlines[lines.start:lines.end], for what crosses a line break.
+type region struct{ text, lines span }
+
 // container is an open block quote or list item.
 type container struct {
 	item  bool // a list item, else a block quote
-	ccol  int  // a list item's content column: its lines are indented to it
+	width int  // a list item's content indentation, from where its container's content starts on each line
 	empty bool // a list item that began with a blank line and holds nothing yet
 }
 
@@ -123,9 +129,10 @@ type opener struct {
 // reference is text, as CommonMark renders them.
 //
 // Known approximations: an inline region spans the container markers of
-// its continuation lines (a link title or label that goes on after a "> "
-// holds it), and labels are case folded by Go's simple folding, not
-// Unicode's full one ("ẞ" does not match "SS").
+// its continuation lines, which link destinations skip but a link title,
+// link text or code span that goes on after a "> " holds; and labels are
+// case folded by Go's simple folding, not Unicode's full one ("ẞ" does not
+// match "SS").
 func (sc *scanner) scanMarkdown(a, b int) {
 	m := &md{sc: sc, doc: sc.doc}
 	for ls := a; ls < b; {
@@ -133,7 +140,8 @@ func (sc *scanner) scanMarkdown(a, b int) {
 	}
 	m.flush()
 	for _, r := range m.regions {
-		m.inline(r.start, r.end)
+		m.lines = m.rlines[r.lines.start:r.lines.end]
+		m.inline(r.text.start, r.text.end)
 	}
 }
 
@@ -144,9 +152,35 @@ func (m *md) flush() {
 		return
 	}
 	if k := m.refDefs(m.plines); k < len(m.plines) {
-		m.regions = append(m.regions, span{m.plines[k].start, m.plines[len(m.plines)-1].end})
+		m.addPara(m.plines[k:])
 	}
 	m.plines = m.plines[:0]
+}
+
+// addPara adds the paragraph lines ls as an inline region.
+func (m *md) addPara(ls []span) {
+	n := len(m.rlines)
+	m.rlines = append(m.rlines, ls...)
+	m.regions = append(m.regions, region{span{ls[0].start, ls[len(ls)-1].end}, span{n, len(m.rlines)}})
+}
+
+// addText adds doc[a:b], on one line, as an inline region.
+func (m *md) addText(a, b int) {
+	m.regions = append(m.regions, region{text: span{a, b}})
+}
+
+// setextHeading ends the open paragraph at a setext heading underline
+// (CommonMark §4.3): its reference definitions, then the rest as the
+// heading's inline region. When the definitions take every line there is
+// no heading, and it returns false: the underline is paragraph text.
+func (m *md) setextHeading() bool {
+	n := len(m.plines)
+	k := m.refDefs(m.plines)
+	if k < n {
+		m.addPara(m.plines[k:])
+	}
+	m.plines = m.plines[:0]
+	return k < n
 }
 
 // para adds the line doc[q:le] to the open paragraph, or opens one.
@@ -238,9 +272,11 @@ func (c *cursor) quoteMarker(doc []byte, q, qcol, le int) {
 // continues matches the line at c, whose first byte that is not white
 // space is doc[q] in column qcol, with the open container ct and takes what
 // belongs to it: a block quote's ">" (indented less than 4 columns), a
-// list item's indentation to its content column (CommonMark §5.1, §5.2). A
-// blank line continues a list item, unless the item began with a blank
-// line and holds nothing yet (an item begins with at most one).
+// list item's indentation, as wide as its content was from the start of
+// its container's content (CommonMark §5.1, §5.2; the container's ">"
+// may stand in another column on each line). A blank line continues a
+// list item, unless the item began with a blank line and holds nothing
+// yet (an item begins with at most one).
 func (m *md) continues(c *cursor, q, qcol, le int, ct *container) bool {
 	doc := m.doc
 	switch {
@@ -252,8 +288,8 @@ func (m *md) continues(c *cursor, q, qcol, le int, ct *container) bool {
 		return false
 	case q >= le:
 		return !ct.empty
-	case qcol >= ct.ccol:
-		c.advance(doc, le, ct.ccol)
+	case qcol-c.col >= ct.width:
+		c.advance(doc, le, c.col+ct.width)
 		return true
 	}
 	return false
@@ -287,6 +323,9 @@ func (m *md) contentStart(ls, b int) (q, le, next int, ok bool) {
 // paragraph, and opens ct inside the others.
 func (m *md) openContainer(k int, ct container) {
 	m.flush()
+	if k > 0 {
+		m.open[k-1].empty = false // a list item that holds a container is not empty
+	}
 	m.open = append(m.open[:k], ct)
 }
 
@@ -336,7 +375,7 @@ func (m *md) line(ls, b int) int {
 			if !ok || interrupting && (it.blank || !it.one) {
 				break
 			}
-			m.openContainer(matched, container{item: true, ccol: it.ccol, empty: it.blank})
+			m.openContainer(matched, container{item: true, width: it.ccol - c.col, empty: it.blank})
 			matched = len(m.open)
 			c = it.c
 		}
@@ -376,11 +415,17 @@ func (m *md) line(ls, b int) int {
 	}
 	if atxHeading(doc, q, le) {
 		m.flush()
-		m.regions = append(m.regions, span{q, le})
+		m.addText(q, le)
 		return next
 	}
-	if thematicBreak(doc, q, le) || paraOpen && setextUnderline(doc, q, le) {
+	if thematicBreak(doc, q, le) {
 		m.flush()
+		return next
+	}
+	if paraOpen && setextUnderline(doc, q, le) {
+		if !m.setextHeading() {
+			m.para(q, le) // after reference definitions only: paragraph text
+		}
 		return next
 	}
 	if end, ok := m.table(q, le, next, b); ok {
@@ -734,6 +779,9 @@ func (m *md) table(q, le, next, b int) (int, bool) {
 		if !ok || q3 >= le3 || doc[q3] == '>' || m.interrupts(q3, le3, 0) {
 			break
 		}
+		if it, ok := listItem(doc, q3, le3, 0); ok && !it.blank && it.one {
+			break // a list item that would interrupt a paragraph
+		}
 		m.cells(q3, le3)
 		ls = n3
 	}
@@ -785,13 +833,13 @@ func (m *md) cells(q, le int) {
 			k++
 		case '|':
 			if k > s {
-				m.regions = append(m.regions, span{s, k})
+				m.addText(s, k)
 			}
 			s = k + 1
 		}
 	}
 	if s < le {
-		m.regions = append(m.regions, span{s, le})
+		m.addText(s, le)
 	}
 }
 
@@ -1454,7 +1502,7 @@ func (m *md) textLabel(ts, i int) bool {
 // after ")".
 func (m *md) linkTail(p, b int) (ds, de, end int, ok bool) {
 	doc := m.doc
-	i := skipSpaceNL(doc, p+1, b)
+	i := m.skipSpaceNL(p+1, b)
 	if i < b && doc[i] == ')' {
 		return i, i, i + 1, true
 	}
@@ -1474,13 +1522,13 @@ func (m *md) linkTail(p, b int) (ds, de, end int, ok bool) {
 		}
 		ds, de, i = i, k, k
 	}
-	j := skipSpaceNL(doc, i, b)
+	j := m.skipSpaceNL(i, b)
 	if j > i && j < b && (doc[j] == '"' || doc[j] == '\'' || doc[j] == '(') {
 		k, ok := m.titleEnd(j, b)
 		if !ok {
 			return 0, 0, 0, false
 		}
-		j = skipSpaceNL(doc, k, b)
+		j = m.skipSpaceNL(k, b)
 	}
 	if j < b && doc[j] == ')' {
 		return ds, de, j + 1, true
@@ -1518,8 +1566,10 @@ func (m *md) titleEnd(j, b int) (int, bool) {
 	return 0, false
 }
 
-// skipSpaceNL skips spaces and tabs, with at most one line break.
-func skipSpaceNL(doc []byte, i, b int) int {
+// skipSpaceNL skips spaces and tabs, with at most one line break, and the
+// container markers and indentation of the paragraph line after it.
+func (m *md) skipSpaceNL(i, b int) int {
+	doc := m.doc
 	nl := false
 	for i < b {
 		switch doc[i] {
@@ -1529,6 +1579,10 @@ func skipSpaceNL(doc []byte, i, b int) int {
 				return i
 			}
 			nl = true
+			if next := m.nextLineStart(i); next > i {
+				i = next
+				continue
+			}
 			if doc[i] == '\r' && i+1 < b && doc[i+1] == '\n' {
 				i++
 			}
@@ -1538,6 +1592,17 @@ func skipSpaceNL(doc []byte, i, b int) int {
 		i++
 	}
 	return i
+}
+
+// nextLineStart returns where the content of the paragraph line after the
+// line break at doc[e] starts, past its container markers, or 0.
+func (m *md) nextLineStart(e int) int {
+	ls := m.lines
+	x := sort.Search(len(ls), func(k int) bool { return ls[k].end >= e })
+	if x+1 < len(ls) && ls[x].end == e {
+		return ls[x+1].start
+	}
+	return 0
 }
 
 // codeSpanEnd returns the end of the code span whose opening backtick

@@ -233,6 +233,7 @@ func TestMarkdown(t *testing.T) {
 		{"nested items", "markdown", "- a\n  - b\n    - [c](⟦http://c.com⟧)\n\n      [d](⟦http://d.com⟧)\n", []w{{ctx: Link, rel: true}, {ctx: Link, rel: true}}},
 		{"tab after marker", "markdown", "-\ta\n\n\t[b](⟦http://b.com⟧)\n\n-\t\thttp://code.com\n", []w{{ctx: Link, rel: true}}},
 		{"tab after quote marker", "markdown", ">\t[a](⟦http://a.com⟧)\n\n>\t\thttp://code.com\n", []w{{ctx: Link, rel: true}}},
+		{"item in a quote whose marker moves", "markdown", ">- ```\n   > [b](⟦http://b.com⟧)\n", []w{{ctx: Link, rel: true}}},
 		{"lazy continuation", "markdown", "> a\n[b](⟦http://b.com⟧)\n- c\nd ⟦http://d.com⟧\n", []w{{ctx: Link, rel: true}, {}}},
 		{"item starting blank", "markdown", "-\n  ⟦http://in.com⟧\n-\n\n      http://code.com\n", []w{{}}},
 		{"reference definition in item", "markdown", "- [a]: ⟦http://a.com⟧\n- b\n\n  [c]:\n  ⟦/c⟧\n", []w{{ctx: RefDef, rel: true}, {ctx: RefDef, rel: true}}},
