@@ -55,8 +55,9 @@
 //     render. Prose in parentheses after a bracket ("[see](the docs)") is
 //     not one.
 //   - Code spans, fenced and indented code blocks, HTML comments and the
-//     text of <a> elements are not scanned; link text and image
-//     descriptions are not either (GFM never links them).
+//     text of <a> elements are not scanned; the text of inline and
+//     reference links and image descriptions is not either (GFM never
+//     links it).
 //   - HTML <script> is scanned as JavaScript and <style> as CSS.
 //   - In string literals of code, a template placeholder ("{", "${", "#{",
 //     a printf verb) ends a URL, and an escape sequence is decoded.
@@ -191,8 +192,10 @@ func (sc *scanner) run(lang string) {
 }
 
 // sorted returns the candidates in document order. The scanners find them
-// nearly in order (a wrapper before the bare URLs that precede it, a link's
-// destination before the bare URLs of its text), so this is cheap.
+// in runs that are in order (a wrapper before the bare URLs that precede
+// it, a link's destination before the bare URLs of its text, Markdown's
+// reference definitions and HTML blocks before its inline regions, which
+// wait for the end of the document), so this is cheap.
 func (sc *scanner) sorted() []Candidate {
 	slices.SortStableFunc(sc.cands, func(x, y Candidate) int { return x.Start - y.Start })
 	return sc.cands
