@@ -97,6 +97,8 @@ func FuzzScan(f *testing.F) {
 		".. _a: http://a\n   b\n.. image:: x.png\n   :target: y\n`t <u>`_ ``l`` :ref:`x <y>`\nP::\n\n    code\n.. code-block:: c\n\n   x\n.. c\n",
 		"link:a[b] https://x[y^] image::i.png[] :u: https://z\n----\nhttp://code\n----\n// c\n////\nc\n////\n{url}/x[t] pass:[x] <<id>> xref:a[]",
 		"SSL_CTX_use_PrivateKey_file:PEM Note: https//h http:/h http::h.x <note: x> https://{{ .X }}/y https://g/<u>/r about:blank",
+		"[a](http://x.com/a b) [b]({{< ref \"x\" >}}) <{{% e %}}> [c][d] [d]\n\n[d]:\n  /d\n  'title\n  more'\n" +
+			"1. a\n   ```\n   x\n2. b\n  > - c\n  >\tlazy\n-\t\tcode\n| a | b |\n| - | - |\n",
 	}
 	for _, s := range seeds {
 		for l := range fuzzLanguages {

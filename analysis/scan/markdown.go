@@ -1,6 +1,7 @@
 package scan
 
 import (
+	"bytes"
 	"slices"
 	"sort"
 	"strings"
@@ -9,28 +10,66 @@ import (
 // md is the state of the Markdown scanner. It follows the block structure
 // of CommonMark and GFM closely enough to know what is code, raw HTML, a
 // table cell, a link reference definition or paragraph text, without
-// building a tree: blockquote markers and list items are stripped per line,
-// and the text of each paragraph (or heading, or table cell) is one inline
-// region, scanned for links by the CommonMark inline rules.
+// building a tree: like the parsing strategy of the CommonMark spec
+// (appendix A, phase 1), it keeps the stack of open containers (block
+// quotes and list items) and matches each line against it, but the leaf
+// blocks are dealt with as their lines come. Only the lines of the open
+// paragraph are kept, until it ends: its reference definitions are then
+// taken from its start, and the rest is one inline region (so is a heading
+// or a table cell), scanned for links by the CommonMark inline rules at
+// the end of the document, when every reference definition is known.
 type md struct {
 	sc  *scanner
 	doc []byte
 
-	regionStart, regionEnd int // the open paragraph, regionStart < 0 if none
-	lastBlank              bool
-	listIndent             int // content column of the current list item
-	bq                     int // blockquote depth of the previous line
+	open   []container // the open block quotes and list items, outermost first
+	plines []span      // the lines of the open paragraph: content start, line end
 
-	fenceOpen bool
+	fenceOpen bool // a fenced code block, in the innermost open container
 	fenceChar byte
 	fenceLen  int
-	fenceBQ   int
+
+	// The inline regions (paragraphs, headings, table cells) wait for the
+	// end of the document, when the labels of every reference definition,
+	// which a reference link may use before it, are known.
+	regions []region
+	rlines  []span          // the lines of the paragraph regions
+	labels  map[string]bool // normalised (normLabel)
 
 	// inline scratch
 	skips, noBare []span
 	stack         []opener
+	lastBracket   int // the last "[" or "]" of the inline region seen
 	runs          map[int][]int
+	lines         []span  // the lines of the inline region being scanned, if a paragraph's
+	region        span    // the inline region being scanned
+	breaks        []int   // its line breaks, once lineEndAt needs them
+	closes        [2]span // the last "}}" and "%}" templateEnd found: searched from start, found at end
 }
+
+// maxContainers bounds the nesting of block quotes and list items, which
+// every line is matched with: a blank line continues every list item, so
+// without a bound 1 MB of "1. " and then 1 MB of line breaks would take
+// quadratic time. Deeper markers are paragraph text.
+const maxContainers = 64
+
+// region is an inline region waiting to be scanned; a paragraph's has its
+// lines, rlines[lines.start:lines.end], for what crosses a line break.
+type region struct{ text, lines span }
+
+// container is an open block quote or list item.
+type container struct {
+	item  bool // a list item, else a block quote
+	width int  // a list item's content indentation, from where its container's content starts on each line
+	empty bool // a list item that began with a blank line and holds nothing yet
+}
+
+// cursor is a place in a line: doc[p] is the first byte not yet taken by
+// container markers and indentation, col its column (tabs stop every 4
+// columns). A tab that is partly taken (by the space after a block quote
+// marker, or up to a list item's content column) stays at p, with col
+// inside it.
+type cursor struct{ p, col int }
 
 // opener is a "[" or "![" waiting for its "]".
 type opener struct {
@@ -54,36 +93,99 @@ type opener struct {
 //     (the destination is checked instead);
 //   - URL attributes of raw HTML, inline (<a href>, <img src>, every
 //     attribute scanHTML knows) and in HTML blocks, which are scanned as
-//     HTML; the text of an inline <a> element is not scanned.
+//     HTML; the text of an inline <a> element is not scanned;
+//   - template actions of site generators in destinations: "{{…}}" and
+//     "{%…%}" closed on their line (templateEnd), with the white space,
+//     "<", ">" and quotes in them, are part of a link destination, a
+//     reference definition's, a <…> destination or an autolink whose URL
+//     starts with one ("[x]({{< ref "a.md" >}})", "<{{% eturl x %}}>"):
+//     Hugo or Jekyll replaces them before the Markdown is rendered;
+//   - inline link and image destinations with white space outside template
+//     actions, "[About](https://example.com/about us)": CommonMark makes
+//     text of them, but the writer meant a link, so the destination is a
+//     candidate (context Link, Relative, Text with the white space) with
+//     Unrendered set, when it looks like one: on the line of "(", before
+//     the ")" that closes it, no brackets, "<", ">" or backquotes in it,
+//     no title-like quote or "(" after white space, and a scheme, a path
+//     or a file name in it (spacedTail, looksLikeDest). A title at its end
+//     is not part of it.
 //
 // Code spans, fenced and indented code blocks are skipped: they are
 // literal text, examples more often than links. So are HTML comments, but
 // for suppression directives.
 //
-// Known approximations: block structure is per line (a container's end is
-// seen through a blank line or a change of blockquote depth), a link label
-// or destination does not span a blockquote marker, and the text of a
-// reference link [text][label] is scanned like text.
+// The block structure is CommonMark's (§4, §5), line by line: block quotes
+// and list items nest to any depth, a list item's lines are those indented
+// to its content column (so are the fenced and indented code blocks in
+// it), a paragraph continues lazily into a line that would otherwise close
+// its containers, and a container's end ends the code block or HTML block
+// in it. GFM tables need a delimiter row with as many cells as the header
+// row, and may interrupt a paragraph.
+//
+// Inline regions are scanned once the block structure of the whole
+// document is known, with the labels of its reference definitions: the
+// text of a reference link ("[text][label]", "[label][]", "[label]") is
+// link text, not scanned for bare URLs, and "(…)" after a shortcut
+// reference is text, as CommonMark renders them.
+//
+// Known approximations: an inline region spans the container markers of
+// its continuation lines, which link destinations skip but a link title,
+// link text or code span that goes on after a "> " holds; and labels are
+// case folded by Go's simple folding, not Unicode's full one ("ẞ" does not
+// match "SS").
 func (sc *scanner) scanMarkdown(a, b int) {
-	m := &md{sc: sc, doc: sc.doc, regionStart: -1}
+	m := &md{sc: sc, doc: sc.doc}
 	for ls := a; ls < b; {
 		ls = m.line(ls, b)
 	}
 	m.flush()
+	for _, r := range m.regions {
+		m.lines = m.rlines[r.lines.start:r.lines.end]
+		m.inline(r.text.start, r.text.end)
+	}
 }
 
+// flush ends the open paragraph: its reference definitions, then the rest
+// as an inline region.
 func (m *md) flush() {
-	if m.regionStart >= 0 {
-		m.inline(m.regionStart, m.regionEnd)
-		m.regionStart = -1
+	if len(m.plines) == 0 {
+		return
 	}
+	if k := m.refDefs(m.plines); k < len(m.plines) {
+		m.addPara(m.plines[k:])
+	}
+	m.plines = m.plines[:0]
 }
 
-func (m *md) para(q, le int) {
-	if m.regionStart < 0 {
-		m.regionStart = q
+// addPara adds the paragraph lines ls as an inline region.
+func (m *md) addPara(ls []span) {
+	n := len(m.rlines)
+	m.rlines = append(m.rlines, ls...)
+	m.regions = append(m.regions, region{span{ls[0].start, ls[len(ls)-1].end}, span{n, len(m.rlines)}})
+}
+
+// addText adds doc[a:b], on one line, as an inline region.
+func (m *md) addText(a, b int) {
+	m.regions = append(m.regions, region{text: span{a, b}})
+}
+
+// setextHeading ends the open paragraph at a setext heading underline
+// (CommonMark §4.3): its reference definitions, then the rest as the
+// heading's inline region. When the definitions take every line there is
+// no heading, and it returns false: the underline is paragraph text.
+func (m *md) setextHeading() bool {
+	n := len(m.plines)
+	k := m.refDefs(m.plines)
+	if k < n {
+		m.addPara(m.plines[k:])
 	}
-	m.regionEnd = le
+	m.plines = m.plines[:0]
+	return k < n
+}
+
+// para adds the line doc[q:le] to the open paragraph, or opens one.
+func (m *md) para(q, le int) {
+	m.plines = append(m.plines, span{q, le})
 }
 
 // lineEnd returns the end of the line at ls (before its line break) and the
@@ -101,26 +203,6 @@ func lineEnd(doc []byte, ls, b int) (le, next int) {
 		}
 	}
 	return le, next
-}
-
-// quotePrefix strips blockquote markers ("> ") from the line at p.
-func quotePrefix(doc []byte, p, le int) (int, int) {
-	bq := 0
-	for {
-		k := p
-		for k < le && k < p+3 && doc[k] == ' ' {
-			k++
-		}
-		if k >= le || doc[k] != '>' {
-			return p, bq
-		}
-		k++
-		if k < le && (doc[k] == ' ' || doc[k] == '\t') {
-			k++
-		}
-		p = k
-		bq++
-	}
 }
 
 // indent returns the column of the first non-blank character at or after
@@ -141,87 +223,235 @@ func indent(doc []byte, p, le int) (int, int) {
 	return col, p
 }
 
+// nonSpace returns the first byte at or after c that is not a space or a
+// tab (le if none) and its column.
+func nonSpace(doc []byte, c cursor, le int) (int, int) {
+	p, col := c.p, c.col
+	for ; p < le; p++ {
+		switch doc[p] {
+		case ' ':
+			col++
+		case '\t':
+			col += 4 - col%4
+		default:
+			return p, col
+		}
+	}
+	return p, col
+}
+
+// advance takes the white space after c up to column target, splitting a
+// tab if it must.
+func (c *cursor) advance(doc []byte, le, target int) {
+	for c.col < target && c.p < le {
+		switch doc[c.p] {
+		case ' ':
+			c.p++
+			c.col++
+		case '\t':
+			w := 4 - c.col%4
+			if c.col+w > target {
+				c.col = target
+				return
+			}
+			c.p++
+			c.col += w
+		default:
+			return
+		}
+	}
+}
+
+// quoteMarker takes the block quote marker ">" at doc[q] (column qcol) and
+// the one space (or column of a tab) after it (CommonMark §5.1).
+func (c *cursor) quoteMarker(doc []byte, q, qcol, le int) {
+	c.p, c.col = q+1, qcol+1
+	c.advance(doc, le, c.col+1)
+}
+
+// continues matches the line at c, whose first byte that is not white
+// space is doc[q] in column qcol, with the open container ct and takes what
+// belongs to it: a block quote's ">" (indented less than 4 columns), a
+// list item's indentation, as wide as its content was from the start of
+// its container's content (CommonMark §5.1, §5.2; the container's ">"
+// may stand in another column on each line). A blank line continues a
+// list item, unless the item began with a blank line and holds nothing
+// yet (an item begins with at most one).
+func (m *md) continues(c *cursor, q, qcol, le int, ct *container) bool {
+	doc := m.doc
+	switch {
+	case !ct.item:
+		if q < le && doc[q] == '>' && qcol-c.col < 4 {
+			c.quoteMarker(doc, q, qcol, le)
+			return true
+		}
+		return false
+	case q >= le:
+		return !ct.empty
+	case qcol-c.col >= ct.width:
+		c.advance(doc, le, c.col+ct.width)
+		return true
+	}
+	return false
+}
+
+// matchOpen matches the line at c with the open containers, advancing c,
+// and returns how many it continues and where its content starts.
+func (m *md) matchOpen(c *cursor, le int) (matched, q, qcol int) {
+	q, qcol = nonSpace(m.doc, *c, le)
+	for matched < len(m.open) && m.continues(c, q, qcol, le, &m.open[matched]) {
+		if !m.open[matched].item {
+			q, qcol = nonSpace(m.doc, *c, le)
+		}
+		matched++
+	}
+	return matched, q, qcol
+}
+
+// contentStart matches the line at ls with every open container, without
+// changing them (to look ahead), and returns where its content starts,
+// its end and the start of the next line; ok is false when the line does
+// not continue them all.
+func (m *md) contentStart(ls, b int) (q, le, next int, ok bool) {
+	le, next = lineEnd(m.doc, ls, b)
+	c := cursor{p: ls}
+	matched, q, _ := m.matchOpen(&c, le)
+	return q, le, next, matched == len(m.open)
+}
+
+// openContainer ends the open containers from the k-th on and the open
+// paragraph, and opens ct inside the others.
+func (m *md) openContainer(k int, ct container) {
+	m.flush()
+	if k > 0 {
+		m.open[k-1].empty = false // a list item that holds a container is not empty
+	}
+	m.open = append(m.open[:k], ct)
+}
+
+// closeFrom ends the open containers from the k-th on, and the paragraph
+// in them.
+func (m *md) closeFrom(k int) {
+	if k < len(m.open) {
+		m.flush()
+		m.open = m.open[:k]
+	}
+}
+
 // line scans the line at ls and returns the start of the next line to
-// scan.
+// scan. It follows phase 1 of the CommonMark parsing strategy: match the
+// open containers, then open new ones, then either add the line lazily to
+// the open paragraph or close the containers it did not match, and deal
+// with the rest of the line as a leaf block.
 func (m *md) line(ls, b int) int {
 	doc := m.doc
 	le, next := lineEnd(doc, ls, b)
-	p, bq := quotePrefix(doc, ls, le)
+	c := cursor{p: ls}
+	matched, q, qcol := m.matchOpen(&c, le)
 	if m.fenceOpen {
-		if bq >= m.fenceBQ {
-			if closesFence(doc, p, le, m.fenceChar, m.fenceLen) {
+		if matched == len(m.open) {
+			if q < le && qcol-c.col < 4 && closesFence(doc, q, le, m.fenceChar, m.fenceLen) {
 				m.fenceOpen = false
 			}
 			return next
 		}
 		m.fenceOpen = false // its container ended
 	}
-	if bq != m.bq {
-		m.flush()
-		m.bq = bq
+	paraOpen := len(m.plines) > 0
+	// A new list item interrupts a paragraph of the innermost container
+	// only if it is not empty and, ordered, starts at 1 (§5.2).
+	interrupting := paraOpen && matched == len(m.open)
+	opened := false
+	for q < le && qcol-c.col < 4 && len(m.open) < maxContainers {
+		if doc[q] == '>' {
+			m.openContainer(matched, container{})
+			matched = len(m.open)
+			c.quoteMarker(doc, q, qcol, le)
+		} else {
+			if thematicBreak(doc, q, le) || interrupting && setextUnderline(doc, q, le) {
+				break
+			}
+			it, ok := listItem(doc, q, le, qcol)
+			if !ok || interrupting && (it.blank || !it.one) {
+				break
+			}
+			m.openContainer(matched, container{item: true, width: it.ccol - c.col, empty: it.blank})
+			matched = len(m.open)
+			c = it.c
+		}
+		q, qcol = nonSpace(doc, c, le)
+		opened, interrupting = true, false
 	}
-	col, q := indent(doc, p, le)
-	if q >= le {
+	if q >= le { // a blank line
+		m.closeFrom(matched)
 		m.flush()
-		m.lastBlank = true
 		return next
 	}
-	lazy := m.regionStart >= 0 && !m.lastBlank
-	m.lastBlank = false
-	for {
-		base := m.listIndent
-		if col >= base+4 {
-			if lazy {
-				m.para(q, le)
-			}
-			return next // indented code
-		}
-		if ch, n := fenceStart(doc, q, le); n > 0 {
-			m.flush()
-			m.fenceOpen, m.fenceChar, m.fenceLen, m.fenceBQ = true, ch, n, bq
-			return next
-		}
-		if doc[q] == '<' {
-			if end, ok := m.htmlBlock(q, le, next, b); ok {
-				return end
-			}
-		}
-		if atxHeading(doc, q, le) {
-			m.flush()
-			m.inline(q, le)
-			return next
-		}
-		if thematicBreak(doc, q, le) || m.regionStart >= 0 && setextUnderline(doc, q, le) {
-			m.flush()
-			return next
-		}
-		if cq, qcol, ccol, ok := listItem(doc, q, le, col); ok {
-			m.flush()
-			m.listIndent = ccol
-			lazy = false
-			if cq >= le {
-				return next
-			}
-			q, col = cq, qcol
-			continue
-		}
-		if col < base && !lazy {
-			m.listIndent = 0 // the list ended
-			if col >= 4 {
-				return next
-			}
-		}
-		if m.regionStart < 0 {
-			if end, ok := m.table(q, le, next, b, bq); ok {
-				return end
-			}
-			if end, ok := m.refDef(q, le, next, b); ok {
-				return end
-			}
-		}
-		m.para(q, le)
+	ind := qcol - c.col
+	if !opened && matched < len(m.open) && paraOpen && !m.interrupts(q, le, ind) {
+		m.para(q, le) // a lazy continuation line (§5.1)
 		return next
 	}
+	m.closeFrom(matched)
+	if n := len(m.open); n > 0 {
+		m.open[n-1].empty = false
+	}
+	paraOpen = len(m.plines) > 0
+	if ind >= 4 {
+		if paraOpen {
+			m.para(q, le) // indented code cannot interrupt a paragraph
+		}
+		return next // indented code
+	}
+	if ch, n := fenceStart(doc, q, le); n > 0 {
+		m.flush()
+		m.fenceOpen, m.fenceChar, m.fenceLen = true, ch, n
+		return next
+	}
+	if doc[q] == '<' {
+		if end, ok := m.htmlBlock(q, le, next, b, paraOpen); ok {
+			return end
+		}
+	}
+	if atxHeading(doc, q, le) {
+		m.flush()
+		m.addText(q, le)
+		return next
+	}
+	if thematicBreak(doc, q, le) {
+		m.flush()
+		return next
+	}
+	if paraOpen && setextUnderline(doc, q, le) {
+		if !m.setextHeading() {
+			m.para(q, le) // after reference definitions only: paragraph text
+		}
+		return next
+	}
+	if end, ok := m.table(q, le, next, b); ok {
+		return end
+	}
+	m.para(q, le)
+	return next
+}
+
+// interrupts reports whether the line content at q, indented ind columns
+// past its containers, starts a leaf block that ends a paragraph (and so
+// cannot be a lazy continuation line): a code fence, an ATX heading, a
+// thematic break or an HTML block of types 1 to 6.
+func (m *md) interrupts(q, le, ind int) bool {
+	doc := m.doc
+	if ind >= 4 {
+		return false
+	}
+	if _, n := fenceStart(doc, q, le); n > 0 {
+		return true
+	}
+	if atxHeading(doc, q, le) || thematicBreak(doc, q, le) {
+		return true
+	}
+	_, ok := m.htmlStart(q, le, true)
+	return ok
 }
 
 // fenceStart recognises a code fence: 3 or more "`" or "~" (a backtick
@@ -241,8 +471,9 @@ func fenceStart(doc []byte, q, le int) (byte, int) {
 	return c, j - q
 }
 
-func closesFence(doc []byte, p, le int, c byte, n int) bool {
-	_, q := indent(doc, p, le)
+// closesFence reports whether the line content at q closes a fence of n
+// characters c: at least n of them, then white space only.
+func closesFence(doc []byte, q, le int, c byte, n int) bool {
 	j := q
 	for j < le && doc[j] == c {
 		j++
@@ -301,45 +532,53 @@ func setextUnderline(doc []byte, q, le int) bool {
 	return true
 }
 
-// listItem recognises a list marker at q ("-", "+", "*", "1.", "1)"). It
-// returns the first character of the item's content and its column, and
-// the item's content column (where continuation lines start).
-func listItem(doc []byte, q, le, col int) (cq, qcol, ccol int, ok bool) {
+// itemStart is what listItem found.
+type itemStart struct {
+	ccol  int    // the item's content column
+	c     cursor // after the marker and the white space that goes with it
+	blank bool   // nothing follows the marker on its line
+	one   bool   // a bullet, or an ordered item numbered 1: it may interrupt a paragraph
+}
+
+// listItem recognises a list marker at q, in column qcol: "-", "+", "*",
+// or 1 to 9 digits and "." or ")", then white space or the end of the line
+// (CommonMark §5.2). The content column is the column after the marker and
+// 1 to 4 columns of white space; with 5 or more, the content is indented
+// code and the content column is one past the marker.
+func listItem(doc []byte, q, le, qcol int) (itemStart, bool) {
 	j := q
+	one := true
 	switch c := doc[q]; {
 	case c == '-' || c == '+' || c == '*':
 		j++
 	case isDigit(c):
+		n := 0
 		for j < le && isDigit(doc[j]) && j-q < 9 {
+			n = n*10 + int(doc[j]-'0')
 			j++
 		}
 		if j >= le || doc[j] != '.' && doc[j] != ')' {
-			return 0, 0, 0, false
+			return itemStart{}, false
 		}
+		one = n == 1
 		j++
 	default:
-		return 0, 0, 0, false
+		return itemStart{}, false
 	}
-	mcol := col + (j - q)
-	if j == le {
-		return le, mcol + 1, mcol + 1, true
+	mcol := qcol + (j - q)
+	if j < le && doc[j] != ' ' && doc[j] != '\t' {
+		return itemStart{}, false
 	}
-	if doc[j] != ' ' && doc[j] != '\t' {
-		return 0, 0, 0, false
+	k, kcol := nonSpace(doc, cursor{j, mcol}, le)
+	if k >= le {
+		return itemStart{ccol: mcol + 1, c: cursor{le, kcol}, blank: true, one: one}, true
 	}
-	c, k := mcol, j
-	for k < le && (doc[k] == ' ' || doc[k] == '\t') {
-		if doc[k] == '\t' {
-			c += 4 - c%4
-		} else {
-			c++
-		}
-		k++
+	if kcol-mcol > 4 {
+		c := cursor{j, mcol}
+		c.advance(doc, le, mcol+1)
+		return itemStart{ccol: mcol + 1, c: c, one: one}, true
 	}
-	if k == le || c-mcol > 4 {
-		return k, c, mcol + 1, true // blank item, or indented code in it
-	}
-	return k, c, c, true
+	return itemStart{ccol: kcol, c: cursor{k, kcol}, one: one}, true
 }
 
 // htmlBlocks are the tag names of CommonMark HTML blocks of type 6.
@@ -356,12 +595,22 @@ var htmlBlocks = func() map[string]bool {
 	return m
 }()
 
-// htmlBlock recognises a CommonMark HTML block (spec §4.6) starting at
-// doc[q] == '<', scans it as HTML and returns the start of the line after
-// it.
-func (m *md) htmlBlock(q, le, next, b int) (int, bool) {
+// The end conditions of HTML blocks that htmlStart returns besides the end
+// markers of types 2 to 5.
+const (
+	htmlEndTag   = "</" // type 1: a line with </script>, </pre>, </style> or </textarea>
+	htmlEndBlank = ""   // types 6 and 7: a blank line
+)
+
+// htmlStart recognises the start of a CommonMark HTML block (spec §4.6) at
+// doc[q] == '<' and returns its end condition: htmlEndTag, the end marker
+// of types 2 to 5 ("-->", "?>", ">", "]]>"), or htmlEndBlank. A block of
+// type 7 cannot interrupt a paragraph.
+func (m *md) htmlStart(q, le int, paraOpen bool) (string, bool) {
 	doc := m.doc
-	sc := m.sc
+	if doc[q] != '<' {
+		return "", false
+	}
 	name := func(p int) (int, int) {
 		e := p
 		for e < le && isAlnum(doc[e]) {
@@ -370,84 +619,90 @@ func (m *md) htmlBlock(q, le, next, b int) (int, bool) {
 		return p, e
 	}
 	endsName := func(e int) bool { return e == le || isSpace(doc[e]) || doc[e] == '>' }
-	var marker string
 	switch {
 	case hasPrefix(doc[q:le], "<!--"):
-		marker = "-->"
+		return "-->", true
 	case hasPrefix(doc[q:le], "<?"):
-		marker = "?>"
+		return "?>", true
 	case hasPrefix(doc[q:le], "<![CDATA["):
-		marker = "]]>"
+		return "]]>", true
 	case q+2 < le && doc[q+1] == '!' && isAlpha(doc[q+2]):
-		marker = ">"
+		return ">", true
 	}
-	if marker == "" && q+1 < le && isAlpha(doc[q+1]) {
+	if q+1 < le && isAlpha(doc[q+1]) {
 		s, e := name(q + 1)
 		for _, n := range []string{"script", "pre", "style", "textarea"} {
 			if equalFold(doc[s:e], n) && endsName(e) {
-				marker = "</"
+				return htmlEndTag, true
 			}
 		}
 	}
-	blockEnd := b
-	switch {
-	case marker == "</": // type 1: to the line with the end tag
-		for i := q; i < b; {
-			k := indexByte(doc[i:b], '<')
-			if k < 0 {
-				break
-			}
-			p := i + k
-			if p+1 < b && doc[p+1] == '/' {
-				s, e := p+2, p+2
-				for e < b && isAlpha(doc[e]) {
-					e++
-				}
-				n := doc[s:e]
-				if e < b && doc[e] == '>' && (equalFold(n, "script") || equalFold(n, "pre") || equalFold(n, "style") || equalFold(n, "textarea")) {
-					blockEnd = e + 1
-					break
-				}
-			}
-			i = p + 1
-		}
-	case marker != "": // types 2 to 5
-		if k := indexString(doc[q:b], marker); k >= 0 {
-			blockEnd = q + k + len(marker)
-		}
-	default: // types 6 and 7: to a blank line
-		p := q + 1
-		if p < le && doc[p] == '/' {
-			p++
-		}
-		s, e := name(p)
-		isBlock := e > s && htmlBlocks[string(lowerASCII(doc[s:e]))] && (endsName(e) || hasPrefix(doc[e:le], "/>"))
-		if !isBlock {
-			if m.regionStart >= 0 || !completeTagLine(m, q, le) {
-				return 0, false
-			}
-		}
-		blockEnd = -1
+	p := q + 1
+	if p < le && doc[p] == '/' {
+		p++
+	}
+	s, e := name(p)
+	if e > s && htmlBlocks[string(lowerASCII(doc[s:e]))] && (endsName(e) || hasPrefix(doc[e:le], "/>")) {
+		return htmlEndBlank, true
+	}
+	if !paraOpen && completeTagLine(m, q, le) {
+		return htmlEndBlank, true
+	}
+	return "", false
+}
+
+// htmlBlock recognises a CommonMark HTML block (spec §4.6) starting at
+// doc[q] == '<', scans it as HTML and returns the start of the line after
+// it. The block ends with the line that holds its end condition, before a
+// blank line (types 6 and 7), or where its container ends.
+func (m *md) htmlBlock(q, le, next, b int, paraOpen bool) (int, bool) {
+	end, ok := m.htmlStart(q, le, paraOpen)
+	if !ok {
+		return 0, false
 	}
 	m.flush()
-	end := next
-	if blockEnd >= 0 {
-		// The block ends with the line that holds its end.
-		e, n := lineEnd(doc, blockEnd, b)
-		sc.scanHTML(q, e)
-		return max(n, next), true
-	}
-	e := le
-	for end < b {
-		le2, n2 := lineEnd(doc, end, b)
-		p2, _ := quotePrefix(doc, end, le2)
-		if _, q2 := indent(doc, p2, le2); q2 >= le2 {
-			break
+	e, n := le, next
+	if end == htmlEndBlank || !htmlEnds(m.doc, q, le, end) {
+		for n < b {
+			q2, le2, n2, ok := m.contentStart(n, b)
+			if !ok || end == htmlEndBlank && q2 >= le2 {
+				break
+			}
+			e, n = le2, n2
+			if end != htmlEndBlank && htmlEnds(m.doc, q2, le2, end) {
+				break
+			}
 		}
-		e, end = le2, n2
 	}
-	sc.scanHTML(q, e)
-	return end, true
+	m.sc.scanHTML(q, e)
+	return n, true
+}
+
+// htmlEnds reports whether doc[p:le] holds the end condition end of an
+// HTML block of types 1 to 5.
+func htmlEnds(doc []byte, p, le int, end string) bool {
+	if end != htmlEndTag {
+		return indexString(doc[p:le], end) >= 0
+	}
+	for i := p; i < le; {
+		k := indexByte(doc[i:le], '<')
+		if k < 0 {
+			return false
+		}
+		p := i + k
+		if p+1 < le && doc[p+1] == '/' {
+			s, e := p+2, p+2
+			for e < le && isAlpha(doc[e]) {
+				e++
+			}
+			n := doc[s:e]
+			if e < le && doc[e] == '>' && (equalFold(n, "script") || equalFold(n, "pre") || equalFold(n, "style") || equalFold(n, "textarea")) {
+				return true
+			}
+		}
+		i = p + 1
+	}
+	return false
 }
 
 func lowerASCII(b []byte) []byte {
@@ -501,31 +756,31 @@ func completeTagLine(m *md, q, le int) bool {
 	return true
 }
 
-// table recognises a GFM table: a line with a "|" and a delimiter row
-// under it. Each cell of each row is an inline region of its own (the
-// pipes split cells before inline parsing, GFM §4.10).
-func (m *md) table(q, le, next, b, bq int) (int, bool) {
+// table recognises a GFM table (GFM §4.10) at the line content doc[q:le]:
+// a header row, then a delimiter row with as many cells on the next line
+// of the same containers; its rows go on to a blank line, the end of a
+// container or the start of another block. Each cell of each row is an
+// inline region of its own (the pipes split cells before inline parsing).
+// A table may interrupt a paragraph.
+func (m *md) table(q, le, next, b int) (int, bool) {
 	doc := m.doc
 	if indexByte(doc[q:le], '|') < 0 || next >= b {
 		return 0, false
 	}
-	le2, n2 := lineEnd(doc, next, b)
-	p2, bq2 := quotePrefix(doc, next, le2)
-	if bq2 != bq || !delimiterRow(doc, p2, le2) {
+	q2, le2, n2, ok := m.contentStart(next, b)
+	if !ok || q2 >= le2 || !delimiterRow(doc, q2, le2) || countCells(doc, q, le) != countCells(doc, q2, le2) {
 		return 0, false
 	}
 	m.flush()
 	m.cells(q, le)
 	ls := n2
 	for ls < b {
-		le3, n3 := lineEnd(doc, ls, b)
-		p3, bq3 := quotePrefix(doc, ls, le3)
-		_, q3 := indent(doc, p3, le3)
-		if bq3 != bq || q3 >= le3 {
+		q3, le3, n3, ok := m.contentStart(ls, b)
+		if !ok || q3 >= le3 || doc[q3] == '>' || m.interrupts(q3, le3, 0) {
 			break
 		}
-		if c, n := fenceStart(doc, q3, le3); n > 0 && c != 0 || atxHeading(doc, q3, le3) {
-			break
+		if it, ok := listItem(doc, q3, le3, 0); ok && !it.blank && it.one {
+			break // a list item that would interrupt a paragraph
 		}
 		m.cells(q3, le3)
 		ls = n3
@@ -549,6 +804,26 @@ func delimiterRow(doc []byte, p, le int) bool {
 	return dash && pipe
 }
 
+// countCells counts the cells of the table row doc[q:le]: its unescaped
+// pipes split it, a leading and a trailing pipe are optional.
+func countCells(doc []byte, q, le int) int {
+	for le > q && (doc[le-1] == ' ' || doc[le-1] == '\t') {
+		le--
+	}
+	n := 1
+	for k := q; k < le; k++ {
+		switch doc[k] {
+		case '\\':
+			k++
+		case '|':
+			if k > q && k < le-1 {
+				n++
+			}
+		}
+	}
+	return n
+}
+
 func (m *md) cells(q, le int) {
 	doc := m.doc
 	s := q
@@ -558,145 +833,223 @@ func (m *md) cells(q, le int) {
 			k++
 		case '|':
 			if k > s {
-				m.inline(s, k)
+				m.addText(s, k)
 			}
 			s = k + 1
 		}
 	}
 	if s < le {
-		m.inline(s, le)
+		m.addText(s, le)
 	}
 }
 
-// refDef recognises a link reference definition (CommonMark §4.7) at q:
-// "[label]:", a destination (on the line or the next) and an optional
-// title, which must end its line. A footnote definition "[^1]:" is not one.
-func (m *md) refDef(q, le, next, b int) (int, bool) {
-	doc := m.doc
-	if doc[q] != '[' || q+1 < le && doc[q+1] == '^' {
-		return 0, false
+// refDefs recognises the link reference definitions at the start of a
+// paragraph whose lines are ls (CommonMark §4.7: the definitions of a
+// paragraph are taken from its start, one after the other) and emits their
+// destinations. It returns how many lines they take.
+func (m *md) refDefs(ls []span) int {
+	k := 0
+	for k < len(ls) {
+		n := m.refDef(ls[k:])
+		if n == 0 {
+			break
+		}
+		k += n
 	}
-	j := q + 1
-	blank := true
-	for j < le && doc[j] != ']' {
-		switch c := doc[j]; {
+	return k
+}
+
+// paraReader reads the lines of a paragraph, from the content start of
+// each: doc[p] is in line ls[k], or p is its end.
+type paraReader struct {
+	doc []byte
+	ls  []span
+	k   int
+	p   int
+}
+
+func (r *paraReader) eol() bool { return r.p >= r.ls[r.k].end }
+
+// nextLine moves to the start of the next line, if there is one.
+func (r *paraReader) nextLine() bool {
+	if r.k+1 >= len(r.ls) {
+		return false
+	}
+	r.k++
+	r.p = r.ls[r.k].start
+	return true
+}
+
+// space skips spaces and tabs with at most one line break, and reports
+// whether it skipped anything.
+func (r *paraReader) space() bool {
+	p, k := r.p, r.k
+	for !r.eol() && (r.doc[r.p] == ' ' || r.doc[r.p] == '\t') {
+		r.p++
+	}
+	if r.eol() && r.nextLine() {
+		for !r.eol() && (r.doc[r.p] == ' ' || r.doc[r.p] == '\t') {
+			r.p++
+		}
+	}
+	return r.p != p || r.k != k
+}
+
+// blankRest reports whether the rest of the line holds only white space.
+func (r *paraReader) blankRest() bool {
+	for p := r.p; p < r.ls[r.k].end; p++ {
+		if r.doc[p] != ' ' && r.doc[p] != '\t' {
+			return false
+		}
+	}
+	return true
+}
+
+// refDef recognises a link reference definition at the start of the
+// paragraph lines ls (CommonMark §4.7): "[label]:" (the label may span
+// lines, up to 999 characters), white space with at most one line break,
+// a destination, then an optional title that may span lines and must end
+// its line; without a valid title, the definition ends with its
+// destination's line if nothing follows on it. A footnote definition
+// "[^1]:" is not one. It emits the destination and returns the number of
+// lines the definition takes, or 0.
+func (m *md) refDef(ls []span) int {
+	doc := m.doc
+	r := &paraReader{doc: doc, ls: ls, p: ls[0].start}
+	if r.eol() || doc[r.p] != '[' || r.p+1 < ls[0].end && doc[r.p+1] == '^' {
+		return 0
+	}
+	r.p++
+	ls0 := r.p
+	n, blank := 0, true
+	for {
+		if r.eol() {
+			if !r.nextLine() {
+				return 0
+			}
+			n++
+			continue
+		}
+		c := doc[r.p]
+		if c == ']' {
+			break
+		}
+		switch {
 		case c == '[':
-			return 0, false
-		case c == '\\' && j+1 < le:
-			j++
+			return 0
+		case c == '\\' && r.p+1 < ls[r.k].end:
+			r.p++
+			n++
 			blank = false
 		case c != ' ' && c != '\t':
 			blank = false
 		}
-		j++
-	}
-	if j+1 >= le || blank || j-q > 1000 || doc[j+1] != ':' {
-		return 0, false
-	}
-	p := j + 2
-	for p < le && (doc[p] == ' ' || doc[p] == '\t') {
-		p++
-	}
-	end := next
-	lim := le
-	if p >= le {
-		// The destination is on the next line.
-		if next >= b {
-			return 0, false
+		r.p++
+		if n++; n > 999 {
+			return 0
 		}
-		le2, n2 := lineEnd(doc, next, b)
-		p2, _ := quotePrefix(doc, next, le2)
-		_, p = indent(doc, p2, le2)
-		if p >= le2 {
-			return 0, false
-		}
-		lim, end = le2, n2
 	}
+	label := doc[ls0:r.p]
+	r.p++
+	if blank || r.eol() || doc[r.p] != ':' {
+		return 0
+	}
+	r.p++
+	r.space()
+	if r.eol() {
+		return 0
+	}
+	lim := ls[r.k].end
 	var ds, de int
-	if doc[p] == '<' {
-		k := p + 1
-		for k < lim && doc[k] != '>' && doc[k] != '<' {
-			if doc[k] == '\\' && k+1 < lim {
-				k++
-			}
-			k++
+	if doc[r.p] == '<' {
+		k, ok := m.angleDest(r.p, lim)
+		if !ok {
+			return 0
 		}
-		if k >= lim || doc[k] != '>' {
-			return 0, false
-		}
-		ds, de, p = p+1, k, k+1
+		ds, de, r.p = r.p+1, k, k+1
 	} else {
-		k, ok := rawDest(doc, p, lim)
-		if !ok || k == p {
-			return 0, false
+		k, ok := m.rawDest(r.p, lim)
+		if !ok || k == r.p {
+			return 0
 		}
-		ds, de, p = p, k, k
+		ds, de, r.p = r.p, k, k
 	}
-	t := p
-	for t < lim && (doc[t] == ' ' || doc[t] == '\t') {
-		t++
-	}
-	if t < lim {
-		if t == p {
-			return 0, false
-		}
-		if _, ok := titleOnLine(doc, t, lim); !ok {
-			return 0, false
-		}
-	} else if end < b {
-		// A title alone on the next line belongs to the definition.
-		le3, n3 := lineEnd(doc, end, b)
-		p3, _ := quotePrefix(doc, end, le3)
-		if _, t3 := indent(doc, p3, le3); t3 < le3 {
-			if _, ok := titleOnLine(doc, t3, le3); ok {
-				end = n3
+	destLine, endsHere := r.k, r.blankRest()
+	lines := 0
+	if r.space() && !r.eol() {
+		if c := doc[r.p]; c == '"' || c == '\'' || c == '(' {
+			if r.title() && r.blankRest() {
+				lines = r.k + 1
 			}
 		}
+	}
+	if lines == 0 {
+		if !endsHere {
+			return 0
+		}
+		lines = destLine + 1
 	}
 	m.sc.emit(m.sc.decodeSeq(ds, de, decMarkdown), RefDef, true)
-	return end, true
+	if m.labels == nil {
+		m.labels = map[string]bool{}
+	}
+	m.labels[normLabel(label)] = true
+	return lines
 }
 
-// titleOnLine recognises a link title at t that closes on its line and is
-// followed by white space only.
-func titleOnLine(doc []byte, t, lim int) (int, bool) {
-	open := doc[t]
+// normLabel normalises a link label for matching (CommonMark §4.7): case
+// folded, white space trimmed and collapsed to one space. The case folding
+// is Go's simple one (upper, then lower case), not Unicode's full folding
+// ("ẞ" does not match "SS").
+func normLabel(b []byte) string {
+	return strings.ToLower(strings.ToUpper(strings.Join(strings.Fields(string(b)), " ")))
+}
+
+// title reads a link title opened at r.p, over lines, and reports whether
+// it closes (CommonMark §6.3: in parentheses, an unescaped "(" is not
+// allowed).
+func (r *paraReader) title() bool {
+	open := r.doc[r.p]
 	close := open
-	switch open {
-	case '"', '\'':
-	case '(':
+	if open == '(' {
 		close = ')'
-	default:
-		return 0, false
 	}
-	k := t + 1
-	for k < lim && doc[k] != close {
-		if doc[k] == '\\' && k+1 < lim {
-			k++
-		} else if open == '(' && doc[k] == '(' {
-			return 0, false
+	r.p++
+	for {
+		if r.eol() {
+			if !r.nextLine() {
+				return false
+			}
+			continue
 		}
-		k++
-	}
-	if k >= lim {
-		return 0, false
-	}
-	for e := k + 1; e < lim; e++ {
-		if doc[e] != ' ' && doc[e] != '\t' {
-			return 0, false
+		switch c := r.doc[r.p]; {
+		case c == '\\' && r.p+1 < r.ls[r.k].end:
+			r.p++
+		case c == close:
+			r.p++
+			return true
+		case open == '(' && c == '(':
+			return false
 		}
+		r.p++
 	}
-	return k + 1, true
 }
 
 // rawDest scans a link destination without angle brackets (CommonMark
-// §6.3): no white space or controls, parentheses balanced (at most 32
-// deep, as cmark) or escaped.
-func rawDest(doc []byte, p, b int) (int, bool) {
+// §6.3) at doc[p:b]: no white space or controls, parentheses balanced (at
+// most 32 deep, as cmark) or escaped. A template action (templateEnd) is
+// taken whole, with the white space in it.
+func (m *md) rawDest(p, b int) (int, bool) {
+	doc := m.doc
 	depth := 0
 	for p < b {
 		c := doc[p]
 		switch {
+		case c == '{':
+			if e := m.templateEnd(p, b); e > 0 {
+				p = e
+				continue
+			}
 		case c == '\\' && p+1 < b && isASCIIPunct(doc[p+1]):
 			p += 2
 			continue
@@ -718,6 +1071,213 @@ func rawDest(doc []byte, p, b int) (int, bool) {
 	return p, depth == 0
 }
 
+// angleDest scans a link destination in angle brackets at doc[p] == '<'
+// (CommonMark §6.3: no line break, no unescaped "<" or ">") and returns the
+// offset of its ">". A template action (templateEnd) is taken whole, "<"
+// and ">" in it included ("<{{< ref "x" >}}>").
+func (m *md) angleDest(p, b int) (int, bool) {
+	doc := m.doc
+	le := m.lineEndAt(p, b)
+	for k := p + 1; k < le; k++ {
+		switch c := doc[k]; {
+		case c == '>':
+			return k, true
+		case c == '<':
+			return 0, false
+		case c == '{':
+			if e := m.templateEnd(k, le); e > 0 {
+				k = e - 1
+			}
+		case c == '\\' && k+1 < le && isASCIIPunct(doc[k+1]):
+			k++
+		}
+	}
+	return 0, false
+}
+
+// templateEnd returns the end of the template action that starts at
+// doc[p] and closes on its line within doc[:b], or 0: "{{ … }}" (Go
+// templates and Hugo, with its shortcodes "{{< … >}}" and "{{% … %}}";
+// Jinja, Liquid, Handlebars) or "{% … %}" (Jinja, Liquid, Django), which
+// the site generator replaces before the Markdown is rendered, so that
+// the white space in it does not end a link destination. These are the
+// template actions of Placeholders, which the checks use to leave them
+// alone; like it, the first close delimiter ends an action. The search for
+// it remembers its misses (scanner.index) and its last find, so that no
+// search runs over the same bytes twice.
+func (m *md) templateEnd(p, b int) int {
+	doc := m.doc
+	if p+1 >= b || doc[p] != '{' || doc[p+1] != '{' && doc[p+1] != '%' {
+		return 0
+	}
+	close, key, last := "}}", "md}}", &m.closes[0]
+	if doc[p+1] == '%' {
+		close, key, last = "%}", "md%}", &m.closes[1]
+	}
+	le := m.lineEndAt(p, b)
+	if last.start <= p+2 && p+2 <= last.end && last.end+len(close) <= le {
+		return last.end + len(close) // the same first close delimiter
+	}
+	if k := m.sc.index(key, p+2, le, close); k >= 0 {
+		*last = span{p + 2, k}
+		return k + len(close)
+	}
+	return 0
+}
+
+// lineEndAt returns the end of the line that holds doc[p], or b if it
+// is after b. Inside the inline region being scanned, the region's line
+// breaks are indexed once, so that no search runs to a line's end twice;
+// elsewhere b must be the end of p's line.
+func (m *md) lineEndAt(p, b int) int {
+	if p < m.region.start || p >= m.region.end {
+		return b
+	}
+	if m.breaks == nil {
+		m.breaks = []int{}
+		for k := m.region.start; k < m.region.end; k++ {
+			if c := m.doc[k]; c == '\n' || c == '\r' {
+				m.breaks = append(m.breaks, k)
+			}
+		}
+	}
+	if x := sort.SearchInts(m.breaks, p); x < len(m.breaks) {
+		return min(m.breaks[x], b)
+	}
+	return b
+}
+
+// spacedTail recognises what linkTail does not, at doc[p] == '(': "("
+// right before a destination with white space, on the same line, then ")"
+// (with parentheses balanced in between, and an optional "…" or '…' title
+// at the end). CommonMark makes text of it, but the writer meant a link:
+// "[About](https://example.com/about us)". It returns the destination only
+// when it looks like one (looksLikeDest) and has white space outside its
+// template actions (where there is none, the white space is the template's
+// and linkTail takes it; a destination that starts with one is taken as
+// it is), and not when brackets, "<", ">" or a backquote
+// stand in it outside template actions: then it is likely prose.
+func (m *md) spacedTail(p, b int) (ds, de, end int, ok bool) {
+	doc := m.doc
+	le := m.lineEndAt(p, b)
+	i := p + 1
+	if i >= le || doc[i] == ' ' || doc[i] == '\t' {
+		return 0, 0, 0, false
+	}
+	depth, k := 0, i
+	space := false // white space outside template actions
+scan:
+	for ; k < le; k++ {
+		switch c := doc[k]; {
+		case c == '{':
+			if e := m.templateEnd(k, le); e > 0 {
+				k = e - 1
+			}
+		case c == '\\' && k+1 < le && isASCIIPunct(doc[k+1]):
+			k++
+		case c == ' ' || c == '\t':
+			space = true
+		case c == '(':
+			if depth++; depth > 32 {
+				return 0, 0, 0, false
+			}
+		case c == ')':
+			if depth == 0 {
+				break scan
+			}
+			depth--
+		case c == '[' || c == ']' || c == '<' || c == '>' || c == '`' || c < ' ' || c == 0x7f:
+			return 0, 0, 0, false
+		}
+	}
+	if k >= le || !space {
+		return 0, 0, 0, false
+	}
+	end, de = k+1, k
+	for de > i && (doc[de-1] == ' ' || doc[de-1] == '\t') {
+		de--
+	}
+	if q := doc[de-1]; de-i >= 2 && (q == '"' || q == '\'') {
+		// A title: drop it, from the quote that follows white space.
+		for t := de - 2; t > i; t-- {
+			if doc[t] == q && (doc[t-1] == ' ' || doc[t-1] == '\t') {
+				for de = t; de > i && (doc[de-1] == ' ' || doc[de-1] == '\t'); de-- {
+				}
+				break
+			}
+		}
+	}
+	if !m.spacedOutside(i, de) || m.templateEnd(i, de) == 0 && !looksLikeDest(doc[i:de]) {
+		return 0, 0, 0, false
+	}
+	return i, de, end, true
+}
+
+// spacedOutside reports white space in doc[a:b] outside template actions,
+// and none before a quote or "(": that is a title, maybe a broken one
+// ("[a](/url "title "and" title")"), not white space in the destination.
+func (m *md) spacedOutside(a, b int) bool {
+	doc, space := m.doc, false
+	for k := a; k < b; k++ {
+		switch doc[k] {
+		case '{':
+			if e := m.templateEnd(k, b); e > 0 {
+				k = e - 1
+			}
+		case ' ', '\t':
+			if c := doc[k+1]; c == '"' || c == '\'' || c == '(' {
+				return false
+			}
+			space = true
+		}
+	}
+	return space
+}
+
+// looksLikeDest reports whether d, a link destination with white space,
+// looks like a URL or a path rather than prose in parentheses after a
+// bracket: it starts with a scheme and "//" or a scheme urlls knows
+// ("mailto:"), or with "/", "./", "../" or "#"; its first
+// word holds a "/"; it holds "://" (a URL after words: a translation that
+// went wrong); or it ends with a file name extension ("my file.md").
+func looksLikeDest(d []byte) bool {
+	if len(d) == 0 {
+		return false
+	}
+	if isAlpha(d[0]) {
+		k := 1
+		for k < len(d) && isSchemeChar(d[k]) {
+			k++
+		}
+		if k < len(d) && d[k] == ':' && (hasPrefix(d[k+1:], "//") || registryInUse(string(lowerASCII(d[:k])))) {
+			return true
+		}
+	}
+	if d[0] == '/' || d[0] == '#' || hasPrefix(d, "./") || hasPrefix(d, "../") {
+		return true
+	}
+	first := d
+	if k := bytes.IndexAny(d, " \t"); k >= 0 {
+		first = d[:k]
+	}
+	if indexByte(first, '/') >= 0 || bytes.Contains(d, []byte("://")) {
+		return true
+	}
+	// A file name extension: "." and 1 to 5 letters or digits, one a letter.
+	dot := bytes.LastIndexByte(d, '.')
+	if dot <= 0 || len(d)-dot-1 < 1 || len(d)-dot-1 > 5 || d[dot-1] == ' ' {
+		return false
+	}
+	letter := false
+	for _, c := range d[dot+1:] {
+		if !isAlnum(c) {
+			return false
+		}
+		letter = letter || isAlpha(c)
+	}
+	return letter
+}
+
 // mdSpecial are the bytes that may start inline structure.
 var mdSpecial = func() (t [256]bool) {
 	for _, c := range "\\`<![]" {
@@ -734,6 +1294,8 @@ var mdSpecial = func() (t [256]bool) {
 func (m *md) inline(a, b int) {
 	sc, doc := m.sc, m.doc
 	m.skips, m.noBare, m.stack, m.runs = m.skips[:0], m.noBare[:0], m.stack[:0], nil
+	m.region, m.breaks, m.lastBracket = span{a, b}, nil, -1
+	defer func() { m.region = span{} }()
 	watermark := 0 // openers below it are inactive (inside a link)
 	aOpen := -1    // the start of an open inline <a> element
 	for i := a; i < b; {
@@ -778,15 +1340,19 @@ func (m *md) inline(a, b int) {
 		case '!':
 			if i+1 < b && doc[i+1] == '[' {
 				watermark = m.push(opener{i, true}, watermark)
+				m.lastBracket = i + 1
 				i += 2
 			} else {
 				i++
 			}
 		case '[':
 			watermark = m.push(opener{i, false}, watermark)
+			m.lastBracket = i
 			i++
 		case ']':
-			i = m.closeBracket(i, b, &watermark)
+			next := m.closeBracket(i, b, &watermark)
+			m.lastBracket = i
+			i = next
 		}
 	}
 	// Bare URLs in the gaps between the structure.
@@ -850,27 +1416,85 @@ func (m *md) closeBracket(i, b int, watermark *int) int {
 		*watermark = min(*watermark, len(m.stack))
 		return i + 1 // inactive: links do not nest
 	}
+	olen := 1
+	if top.image {
+		olen = 2
+	}
+	var ds, de, end int
+	ok, unrendered := false, false
 	if i+1 < b && m.doc[i+1] == '(' {
-		if ds, de, end, ok := m.linkTail(i+1, b); ok {
-			if de > ds {
-				m.sc.emit(m.sc.decodeSeq(ds, de, decMarkdown), Link, true)
-			}
-			olen := 1
-			if top.image {
-				olen = 2
-			}
-			m.noBare = append(m.noBare, span{top.pos, i})
-			m.skips = append(m.skips, span{top.pos, top.pos + olen}, span{i, end})
-			if top.image {
-				*watermark = min(*watermark, len(m.stack))
-			} else {
-				*watermark = len(m.stack)
-			}
-			return end
+		ds, de, end, ok = m.linkTail(i+1, b)
+	}
+	if !ok {
+		end, ok = m.refLink(top.pos+olen, i, b)
+		ds, de = 0, 0
+	}
+	if !ok && i+1 < b && m.doc[i+1] == '(' {
+		ds, de, end, ok = m.spacedTail(i+1, b)
+		unrendered = ok
+	}
+	if !ok {
+		*watermark = min(*watermark, len(m.stack))
+		return i + 1
+	}
+	if n := len(m.sc.cands); de > ds {
+		m.sc.emit(m.sc.decodeSeq(ds, de, decMarkdown), Link, true)
+		if unrendered && len(m.sc.cands) > n {
+			m.sc.cands[n].Unrendered = true
 		}
 	}
-	*watermark = min(*watermark, len(m.stack))
-	return i + 1
+	m.noBare = append(m.noBare, span{top.pos, i})
+	m.skips = append(m.skips, span{top.pos, top.pos + olen}, span{i, end})
+	if top.image {
+		*watermark = min(*watermark, len(m.stack))
+	} else {
+		*watermark = len(m.stack)
+	}
+	return end
+}
+
+// refLink recognises a reference link or image whose text is doc[ts:i]
+// and whose "]" is doc[i] (CommonMark §6.3): full, "[text][label]", with
+// a defined label; collapsed, "[text][]", or shortcut, "[text]" not
+// followed by "[]" or a label, with the text a defined label. It returns
+// the end of the link. Its destination is its definition's, a candidate
+// where it is written; the link matters for what is not a link: its text,
+// which GFM does not link, and a "(…)" after a shortcut.
+func (m *md) refLink(ts, i, b int) (int, bool) {
+	doc := m.doc
+	if len(m.labels) == 0 {
+		return 0, false
+	}
+	if i+1 < b && doc[i+1] == '[' {
+		k := i + 2
+		for k < b && k-i <= 1001 && doc[k] != ']' && doc[k] != '[' {
+			if doc[k] == '\\' && k+1 < b {
+				k++
+			}
+			k++
+		}
+		if k < b && doc[k] == ']' && k-i <= 1001 {
+			if k > i+2 {
+				// Full: the label decides; a label that is not defined is
+				// no link, and not a shortcut either.
+				return k + 1, m.labels[normLabel(doc[i+2:k])]
+			}
+			if m.textLabel(ts, i) {
+				return k + 1, true // collapsed
+			}
+			return 0, false
+		}
+	}
+	if m.textLabel(ts, i) {
+		return i + 1, true // shortcut
+	}
+	return 0, false
+}
+
+// textLabel reports whether the link text doc[ts:i] is a defined label:
+// at most 999 characters, no brackets in it (but escaped ones).
+func (m *md) textLabel(ts, i int) bool {
+	return m.lastBracket < ts && i-ts <= 999 && strings.TrimSpace(string(m.doc[ts:i])) != "" && m.labels[normLabel(m.doc[ts:i])]
 }
 
 // linkTail parses an inline link's "(destination "title")" at doc[p] ==
@@ -878,7 +1502,7 @@ func (m *md) closeBracket(i, b int, watermark *int) int {
 // after ")".
 func (m *md) linkTail(p, b int) (ds, de, end int, ok bool) {
 	doc := m.doc
-	i := skipSpaceNL(doc, p+1, b)
+	i := m.skipSpaceNL(p+1, b)
 	if i < b && doc[i] == ')' {
 		return i, i, i + 1, true
 	}
@@ -886,31 +1510,25 @@ func (m *md) linkTail(p, b int) (ds, de, end int, ok bool) {
 		return 0, 0, 0, false
 	}
 	if doc[i] == '<' {
-		k := i + 1
-		for k < b && doc[k] != '>' && doc[k] != '<' && doc[k] != '\n' && doc[k] != '\r' {
-			if doc[k] == '\\' && k+1 < b && isASCIIPunct(doc[k+1]) {
-				k++
-			}
-			k++
-		}
-		if k >= b || doc[k] != '>' {
+		k, ok := m.angleDest(i, b)
+		if !ok {
 			return 0, 0, 0, false
 		}
 		ds, de, i = i+1, k, k+1
 	} else {
-		k, ok := rawDest(doc, i, b)
+		k, ok := m.rawDest(i, b)
 		if !ok || k == i {
 			return 0, 0, 0, false
 		}
 		ds, de, i = i, k, k
 	}
-	j := skipSpaceNL(doc, i, b)
+	j := m.skipSpaceNL(i, b)
 	if j > i && j < b && (doc[j] == '"' || doc[j] == '\'' || doc[j] == '(') {
 		k, ok := m.titleEnd(j, b)
 		if !ok {
 			return 0, 0, 0, false
 		}
-		j = skipSpaceNL(doc, k, b)
+		j = m.skipSpaceNL(k, b)
 	}
 	if j < b && doc[j] == ')' {
 		return ds, de, j + 1, true
@@ -948,8 +1566,10 @@ func (m *md) titleEnd(j, b int) (int, bool) {
 	return 0, false
 }
 
-// skipSpaceNL skips spaces and tabs, with at most one line break.
-func skipSpaceNL(doc []byte, i, b int) int {
+// skipSpaceNL skips spaces and tabs, with at most one line break, and the
+// container markers and indentation of the paragraph line after it.
+func (m *md) skipSpaceNL(i, b int) int {
+	doc := m.doc
 	nl := false
 	for i < b {
 		switch doc[i] {
@@ -959,6 +1579,10 @@ func skipSpaceNL(doc []byte, i, b int) int {
 				return i
 			}
 			nl = true
+			if next := m.nextLineStart(i); next > i {
+				i = next
+				continue
+			}
 			if doc[i] == '\r' && i+1 < b && doc[i+1] == '\n' {
 				i++
 			}
@@ -968,6 +1592,17 @@ func skipSpaceNL(doc []byte, i, b int) int {
 		i++
 	}
 	return i
+}
+
+// nextLineStart returns where the content of the paragraph line after the
+// line break at doc[e] starts, past its container markers, or 0.
+func (m *md) nextLineStart(e int) int {
+	ls := m.lines
+	x := sort.Search(len(ls), func(k int) bool { return ls[k].end >= e })
+	if x+1 < len(ls) && ls[x].end == e {
+		return ls[x+1].start
+	}
+	return 0
 }
 
 // codeSpanEnd returns the end of the code span whose opening backtick
@@ -1013,6 +1648,10 @@ func (m *md) inlineAngle(i, b int) (int, int) {
 		return end, angleOther
 	}
 	if end := autolink(doc, i, b); end > 0 {
+		sc.emit(seq{start: i + 1, end: end - 1}, Angle, false)
+		return end, angleOther
+	}
+	if end := m.templateAutolink(i, b); end > 0 {
 		sc.emit(seq{start: i + 1, end: end - 1}, Angle, false)
 		return end, angleOther
 	}
@@ -1099,6 +1738,32 @@ func autolink(doc []byte, i, b int) int {
 		switch c := doc[j]; {
 		case c == '>':
 			return j + 1
+		case c <= ' ' || c == '<' || c == 0x7f:
+			return 0
+		}
+	}
+	return 0
+}
+
+// templateAutolink returns the end of an autolink whose URL starts with a
+// template action at doc[i] == '<', or 0: "<{{% eturl x %}}>",
+// "<{{ .Site.BaseURL }}/about>". The site generator makes an autolink of
+// it; CommonMark alone sees text. Outside template actions it holds no
+// white space, controls, "<" or ">", and it ends on its line.
+func (m *md) templateAutolink(i, b int) int {
+	doc := m.doc
+	le := m.lineEndAt(i, b)
+	if m.templateEnd(i+1, le) == 0 {
+		return 0
+	}
+	for k := i + 1; k < le; k++ {
+		switch c := doc[k]; {
+		case c == '{':
+			if e := m.templateEnd(k, le); e > 0 {
+				k = e - 1
+			}
+		case c == '>':
+			return k + 1
 		case c <= ' ' || c == '<' || c == 0x7f:
 			return 0
 		}

@@ -21,6 +21,22 @@ var pathological = []string{
 	".. ", ".. _a: ", "..\n ", "`", "`a <", "``a", "x::\n\n ", ".. code::\n ", ".. image:: ", "   :target: ", ">>> ",
 	"<a href=\"{{", "<a href=\"{{ \"", "{{<", "{{ \"<a href=", "{%<", "<a href={{", "<img srcset=\"{{ x }} ", "<a ping=\"{{",
 	"link:", "image:", "kbd:", "link:x", "https://a",
+	"[a]({{ ", "[a]({{ }}", "[a](/x y ", "[a](/x y {{", "<{{ a", "<{{%", "[a](<{{ ", "{{", "{%", "[a]: {{ x\n",
+	"[a]: /u '\n", "[\n", "[a]:\n", "[a]: /u\n'", "[a](/u ' ",
+}
+
+// pathoMarkdown are Markdown inputs made of a first string repeated over
+// half the size, "a", the second repeated over the other half, then the
+// third: deep containers and then many lines matched with all of them (a
+// blank line continues every open list item), many reference definitions
+// and then many references, or many link openers and then many
+// destinations whose template actions one close delimiter at the end
+// closes.
+var pathoMarkdown = [][3]string{
+	{"1. ", "\n"}, {"+ ", "\n"}, {"> ", "\n>"}, {"+ ", "\n  x"}, {"> - ", "\n>"}, {"- a\n  ", "\n"}, {"-\t", "\n\t"},
+	{"+ ", "\n  | a |\n  | - |"}, {"+ ", "\n  <div>"}, {"1. ", "\n   ```"},
+	{"[a]: /u\n\n", "[a][a][", ""}, {"[a]: /u\n\n", "[[a]", "]]"}, {"[a]: /u\n\n[", "[a] ", "]"}, {"[a]: /u\n\n", "![a][", "]"},
+	{"[", "]({{ ", "}}"}, {"[", "](a b {{ ", "}}"}, {"[", "](<{{ ", "}}>"}, {"", "<{{ ", "}}"}, {"[", "]({% ", "%}"},
 }
 
 var pathoLanguages = []string{"plaintext", "markdown", "html", "go", "python", "rust", "lua", "css", "yaml", "sql", "shellscript", "restructuredtext", "asciidoc"}
@@ -42,6 +58,11 @@ func TestPathological(t *testing.T) {
 			checkSuppressions(t, doc, Suppressions(doc, lang))
 		}
 	}
+	for _, p := range pathoMarkdown {
+		doc := []byte(strings.Repeat(p[0], (128<<10)/max(1, len(p[0]))) + "a" + strings.Repeat(p[1], (128<<10)/len(p[1])) + p[2])
+		checkInvariants(t, doc, Scan(doc, "markdown"))
+		checkSuppressions(t, doc, Suppressions(doc, "markdown"))
+	}
 	for _, p := range pathological {
 		doc := []byte(strings.Repeat(p, (256<<10)/len(p)))
 		for _, lang := range pathoLanguages {
@@ -54,7 +75,7 @@ func TestPathological(t *testing.T) {
 // BenchmarkPathological reports the throughput of Scan on 4 MB of some of
 // the pathological inputs: it must not depend on the size.
 func BenchmarkPathological(b *testing.B) {
-	for _, p := range []string{"(", "<", "[", "](", "`", "<a href=\"", "&amp", "<URL:", "http://a.com/(", "a"} {
+	for _, p := range []string{"(", "<", "[", "](", "`", "<a href=\"", "&amp", "<URL:", "http://a.com/(", "a", "[a]({{ ", "[a](/x y "} {
 		for _, lang := range []string{"plaintext", "markdown", "html", "go"} {
 			doc := []byte(strings.Repeat(p, (4<<20)/len(p)))
 			b.Run(lang+"/"+strings.NewReplacer("/", "_", "\n", "nl").Replace(p), func(b *testing.B) {

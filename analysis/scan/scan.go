@@ -80,9 +80,22 @@
 //     attributes and text, Markdown destinations and text, escape sequences
 //     of string literals), never in autolinks, wrappers or comments; Text is
 //     then the decoded URL and Offsets maps each byte back.
+//   - Template actions of site generators ("{{ .Site.BaseURL }}",
+//     "{{< ref "a.md" >}}", "{{% eturl x %}}", "{% link a.md %}") in a
+//     Markdown link destination, reference definition or autolink are part
+//     of the URL, white space and all: Hugo and Jekyll replace them before
+//     the Markdown is rendered. The checks leave them alone (Placeholders).
+//   - A Markdown inline link or image whose destination holds white space
+//     outside <…> and template actions ("[About](https://example.com/about
+//     us)") is text to CommonMark, but the writer meant a link: the
+//     destination is a candidate with Unrendered set, when it looks like
+//     one (see scanMarkdown), so that the checks can say the link does not
+//     render. Prose in parentheses after a bracket ("[see](the docs)") is
+//     not one.
 //   - Code spans, fenced and indented code blocks, HTML comments and the
-//     text of <a> elements are not scanned; link text and image
-//     descriptions are not either (GFM never links them).
+//     text of <a> elements are not scanned; the text of inline and
+//     reference links and image descriptions is not either (GFM never
+//     links it).
 //   - HTML <script> is scanned as JavaScript and <style> as CSS. A template
 //     action ("{{ … }}", "{% … %}") in HTML text is not markup, and in an
 //     attribute value it is part of the value, quotes inside included.
@@ -165,6 +178,11 @@ type Candidate struct {
 	// Relative is set where a relative reference is a URL too (links,
 	// attributes, reference definitions): parse it with RFC 1808 relativeURL.
 	Relative bool
+	// Unrendered is set on a Markdown link destination the renderer will not
+	// make a link of as written: white space in a destination outside <…>
+	// ("[About](https://example.com/about us)"). The writer meant a link and
+	// gets text; Text holds the destination, white space included.
+	Unrendered bool
 }
 
 // DocOffset maps byte offset i of c.Text (0 <= i <= len(c.Text)) to its
@@ -243,8 +261,10 @@ func (sc *scanner) run(lang string) {
 }
 
 // sorted returns the candidates in document order. The scanners find them
-// nearly in order (a wrapper before the bare URLs that precede it, a link's
-// destination before the bare URLs of its text), so this is cheap.
+// in runs that are in order (a wrapper before the bare URLs that precede
+// it, a link's destination before the bare URLs of its text, Markdown's
+// reference definitions and HTML blocks before its inline regions, which
+// wait for the end of the document), so this is cheap.
 func (sc *scanner) sorted() []Candidate {
 	slices.SortStableFunc(sc.cands, func(x, y Candidate) int { return x.Start - y.Start })
 	return sc.cands

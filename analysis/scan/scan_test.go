@@ -11,6 +11,7 @@ import (
 type w struct {
 	ctx  Context
 	rel  bool
+	unr  bool   // Unrendered
 	text string // Text, when it differs from the marked bytes
 	offs []int  // Offsets relative to Start, when Text differs (End is implied)
 }
@@ -82,7 +83,7 @@ func runScanCases(t *testing.T, cases []scanCase) {
 					}
 					offs = append(offs, sp[1])
 				}
-				want := Candidate{Start: sp[0], End: sp[1], Text: text, Offsets: offs, Context: wt.ctx, Relative: wt.rel}
+				want := Candidate{Start: sp[0], End: sp[1], Text: text, Offsets: offs, Context: wt.ctx, Relative: wt.rel, Unrendered: wt.unr}
 				if show(g) != show(want) {
 					t.Errorf("candidate %d:\n got %s\nwant %s", i, show(g), show(want))
 				}
@@ -92,7 +93,11 @@ func runScanCases(t *testing.T, cases []scanCase) {
 }
 
 func show(c Candidate) string {
-	return fmt.Sprintf("{%d-%d %q offs=%v %s rel=%v}", c.Start, c.End, c.Text, c.Offsets, c.Context, c.Relative)
+	u := ""
+	if c.Unrendered {
+		u = " unrendered"
+	}
+	return fmt.Sprintf("{%d-%d %q offs=%v %s rel=%v%s}", c.Start, c.End, c.Text, c.Offsets, c.Context, c.Relative, u)
 }
 
 // offs builds relative Offsets: one entry per Text byte that maps to
@@ -218,6 +223,60 @@ func TestMarkdown(t *testing.T) {
 		{"strikethrough", "markdown", "~~⟦http://google.com⟧~~", []w{{}}},
 		{"quoted in markdown", "markdown", `"⟦http://google.com⟧"`, []w{{ctx: Quoted}}},
 		{"hard wrapped", "markdown", "text ⟦http://a.com/x⟧\nmore", []w{{}}},
+		{"fence in item ends with the item", "markdown", "- a\n  ~~~\n  [c](http://code.com)\n- b [y](⟦http://y.com⟧)\n", []w{{ctx: Link, rel: true}}},
+		{"fence in item closes indented to the item", "markdown", "- a\n  ```\n  http://c1.com\n      ```\n  http://c2.com\n     ```\n  ⟦http://after.com⟧\n", []w{{}}},
+		{"fence in quote in item", "markdown", "- a\n  > ```\n  > http://code.com\n  > ```\n  > ⟦http://b.com⟧\n", []w{{}}},
+		{"indented code in item", "markdown", "- a\n\n      http://code.com\n\n  ⟦http://text.com⟧\n", []w{{}}},
+		{"code after marker", "markdown", "-     http://code.com\n\n  ⟦http://cont.com⟧\n", []w{{}}},
+		{"item content column after a wide marker", "markdown", "100000. wide\n\n        ⟦http://not-code.com⟧\n", []w{{}}},
+		{"sibling less indented than the item is not in it", "markdown", "1. a\n\n  2. b\n\n    3. http://code.com\n", nil},
+		{"nested items", "markdown", "- a\n  - b\n    - [c](⟦http://c.com⟧)\n\n      [d](⟦http://d.com⟧)\n", []w{{ctx: Link, rel: true}, {ctx: Link, rel: true}}},
+		{"tab after marker", "markdown", "-\ta\n\n\t[b](⟦http://b.com⟧)\n\n-\t\thttp://code.com\n", []w{{ctx: Link, rel: true}}},
+		{"tab after quote marker", "markdown", ">\t[a](⟦http://a.com⟧)\n\n>\t\thttp://code.com\n", []w{{ctx: Link, rel: true}}},
+		{"item in a quote whose marker moves", "markdown", ">- ```\n   > [b](⟦http://b.com⟧)\n", []w{{ctx: Link, rel: true}}},
+		{"lazy continuation", "markdown", "> a\n[b](⟦http://b.com⟧)\n- c\nd ⟦http://d.com⟧\n", []w{{ctx: Link, rel: true}, {}}},
+		{"item starting blank", "markdown", "-\n  ⟦http://in.com⟧\n-\n\n      http://code.com\n", []w{{}}},
+		{"reference definition in item", "markdown", "- [a]: ⟦http://a.com⟧\n- b\n\n  [c]:\n  ⟦/c⟧\n", []w{{ctx: RefDef, rel: true}, {ctx: RefDef, rel: true}}},
+		{"reference definition in quotes", "markdown", ">> [a]: ⟦http://a.com⟧\n>    [b]: ⟦/b⟧ 'title'\n", []w{{ctx: RefDef, rel: true}, {ctx: RefDef, rel: true}}},
+		{"reference definition label over lines", "markdown", "[\nfoo\n]: ⟦/url⟧\nbar\n", []w{{ctx: RefDef, rel: true}}},
+		{"reference definition title over lines", "markdown", "[foo]: ⟦/url⟧ '\ntitle http://t.com\n'\n[bar]: ⟦/b⟧\n", []w{{ctx: RefDef, rel: true}, {ctx: RefDef, rel: true}}},
+		{"reference definition without its bad title", "markdown", "[foo]: ⟦/url⟧\n\"title\" ok ⟦http://t.com⟧\n", []w{{ctx: RefDef, rel: true}, {}}},
+		{"title on the line of the destination must end it", "markdown", "[foo]: /url \"title\" ok ⟦http://t.com⟧\n", []w{{}}},
+		{"reference definitions then text", "markdown", "[a]: ⟦/a⟧\n[b]: ⟦/b⟧\ntext [c](⟦/c⟧)\n", []w{{ctx: RefDef, rel: true}, {ctx: RefDef, rel: true}, {ctx: Link, rel: true}}},
+		{"table needs as many delimiter cells as header cells", "markdown", "a | b\n--- |\n", nil},
+		{"table interrupts a paragraph", "markdown", "text ⟦http://p.com⟧\n| a | b |\n| - | - |\n| ⟦http://c.com⟧ | d |\n", []w{{}, {}}},
+		{"table in item", "markdown", "- | a | b |\n  | - | - |\n  | [c](⟦/c⟧) | d |\n", []w{{ctx: Link, rel: true}}},
+		{"space in a destination", "markdown", "[About](⟦https://example.com/about us⟧) ![i](⟦my image.png⟧) [s](⟦#my section⟧)",
+			[]w{{ctx: Link, rel: true, unr: true}, {ctx: Link, rel: true, unr: true}, {ctx: Link, rel: true, unr: true}}},
+		{"space in a destination, title dropped", "markdown", "[a](⟦../my file.md⟧ \"title\") [b](⟦docs/a b&amp;c⟧ 'it's')",
+			[]w{{ctx: Link, rel: true, unr: true}, {ctx: Link, rel: true, unr: true, text: "docs/a b&c", offs: offs([2]int{0, 9}, [2]int{13, 1})}}},
+		{"space in a destination with parentheses", "markdown", "[w](⟦https://example.com/x_(y) z⟧) [t](⟦https://en.wikipedia.org/wiki/A⟧ (b)) [u](/a (b) c)", []w{{ctx: Link, rel: true, unr: true}, {ctx: Link, rel: true}}},
+		{"space in a destination: URL after words", "markdown", "[Neo4j](⟦loja de sessões baseada emhttps://neo4j.com⟧).", []w{{ctx: Link, rel: true, unr: true}}},
+		{"prose in parentheses is not a destination", "markdown", "[see](the docs) (more) [1](e.g. this) [x]( /a b) [n](Note: see)", nil},
+		{"broken title is not a space in the destination", "markdown", "[link](/url \"title \"and\" title\") [l](/u 'a' b) [m](/v (t) x)", nil},
+		{"no closing parenthesis on the line", "markdown", "[a](⟦http://a.com/b⟧ c\nd)", []w{{}}},
+		{"brackets or code in it: prose", "markdown", "[a](/x [y] z) [b](/x `y` z) [c](/x <y> z)", nil},
+		{"angle destination with spaces renders", "markdown", "[a](<⟦my file.md⟧>)", []w{{ctx: Link, rel: true}}},
+		{"template destinations", "markdown",
+			"[x](⟦{{< ref \"foo.md\" >}}⟧) [y](⟦{{% relref \"foo\" %}}⟧ \"t\") [z](⟦{{ .Site.BaseURL }}/about⟧) [j](⟦{% link a b.md %}⟧)",
+			[]w{{ctx: Link, rel: true}, {ctx: Link, rel: true}, {ctx: Link, rel: true}, {ctx: Link, rel: true}}},
+		{"template in the middle of a destination", "markdown", "[v](⟦/docs/{{ .Version }}/install⟧) [p](⟦/a{{ (index .x \"(\") }}/b⟧)", []w{{ctx: Link, rel: true}, {ctx: Link, rel: true}}},
+		{"template and a space outside it", "markdown", "[x](⟦{{ .Site.BaseURL }}/about us⟧)", []w{{ctx: Link, rel: true, unr: true}}},
+		{"template in angle destination and autolink", "markdown",
+			"[s](<⟦{{% eturl disqus %}}⟧>) <⟦{{% eturl opengraph %}}⟧> <⟦{{ .Site.BaseURL }}/about⟧>\n\n[r]: <⟦{{< ref \"x\" >}}⟧>\n[q]: ⟦{{% eturl x %}}⟧ 'title'\n",
+			[]w{{ctx: Link, rel: true}, {ctx: Angle}, {ctx: Angle}, {ctx: RefDef, rel: true}, {ctx: RefDef, rel: true}}},
+		{"unclosed template is text", "markdown", "[x]({{ a) <{{ b> [y]({{< z >})", nil},
+		{"template over a line break is not one", "markdown", "[x]({{ a\nb }})\n", nil},
+		{"reference link text is not scanned", "markdown",
+			"[http://a.com/x][r] [http://b.com/y][] [http://b.com/y] ![http://c.com/i][r] [⟦http://u.com⟧][undefined] ⟦http://d.com⟧\n\n[r]: ⟦/r⟧\n[http://b.com/y]: ⟦/b⟧\n",
+			[]w{{}, {}, {ctx: RefDef, rel: true}, {ctx: RefDef, rel: true}}},
+		{"reference labels fold case and white space", "markdown", "[A  b][] [a\nB] ⟦http://x.com⟧\n\n[a b]: ⟦/ab⟧\n", []w{{}, {ctx: RefDef, rel: true}}},
+		{"text after a shortcut reference", "markdown", "[foo](not a link) [bar](⟦http://inline.com⟧)\n\n[foo]: ⟦/f⟧\n[bar]: ⟦/b⟧\n",
+			[]w{{ctx: Link, rel: true}, {ctx: RefDef, rel: true}, {ctx: RefDef, rel: true}}},
+		{"full reference hides a link after it", "markdown", "[a][b](⟦http://bare.com⟧) [c][d](⟦/inline⟧)\n\n[b]: ⟦/b⟧\n",
+			[]w{{}, {ctx: Link, rel: true}, {ctx: RefDef, rel: true}}},
+		{"bracketed text is no label", "markdown", "[a [b] c] ⟦http://x.com⟧\n\n[a [b] c]: /no\n", []w{{}}},
+		{"html block ends with its item", "markdown", "- <div>\n  <a href=\"⟦x.html⟧\">x</a>\n\n  [t](⟦/t⟧)\n", []w{{ctx: Attr, rel: true}, {ctx: Link, rel: true}}},
 	})
 }
 
