@@ -67,9 +67,9 @@ type analyzer struct {
 // masked byte, and a parse failure at a placeholder is not reported (what
 // the placeholder stands for decides whether the URL parses). A URL that is
 // all placeholder ("{{ .URL }}") has no findings.
-func analyze(text string, relative bool) (findings []finding, stop int) {
-	a := &analyzer{text: text, relative: relative, scheme: parser.Scheme(text), stop: 0}
-	if !a.mask() {
+func analyze(text string, rd reading) (findings []finding, stop int) {
+	a := &analyzer{text: text, relative: rd.relative, scheme: parser.Scheme(text), stop: 0}
+	if !a.mask(rd) {
 		return nil, len(text) + 1
 	}
 	a.auth = parseAuthority(text, a.scheme)
@@ -105,9 +105,17 @@ func (a *analyzer) add(f finding) { a.findings = append(a.findings, f) }
 // is left outside them (white space aside). Besides scan.Placeholders, a
 // host name label "*" is a wildcard ("https://*.example.com/", as Content
 // Security Policy sources, CORS and certificate names write them), not a
-// host, and a port of letters ("host:port") is a placeholder.
-func (a *analyzer) mask() bool {
+// host, a port of letters ("host:port") is a placeholder, and the spaces of
+// a path that may hold them (reading.spacedPath) are no mistake.
+func (a *analyzer) mask(rd reading) bool {
 	holes := scan.Placeholders(a.text)
+	if rd.spacedPath {
+		for i := 0; i < len(a.text); i++ {
+			if a.text[i] == ' ' {
+				holes = append(holes, scan.Span{Start: i, End: i + 1})
+			}
+		}
+	}
 	if au := parseAuthority(a.text, a.scheme); au.ok {
 		for i := au.hostStart; i < au.hostEnd; {
 			j := i

@@ -71,6 +71,14 @@ func TestCheckDocument(t *testing.T) {
 			want: []string{
 				`bad-escape "%zz" ["%"->"%25"]`,
 			}},
+		{name: "unrendered", lang: "markdown", doc: "[About](https://example.com/about us) and [f](my notes.md)\n" +
+			"[Neo4j](loja de sessões baseada emhttps://neo4j.com) [ok](<my notes.md>) [t]({{< ref \"a b.md\" >}})\n",
+			want: []string{
+				`unsafe-char " " [" "->"%20"]`,
+				`unsafe-char " " [" "->"%20"]`,
+				`unsafe-char " de sessões baseada "`,
+				`non-ascii "õ" ["õ"->"%C3%B5"]`,
+			}},
 		{name: "clean", lang: "markdown", doc: "Nothing wrong: http://www.example.com/, <ftp://ftp.example.com/f;type=a>, " +
 			"[news](news:comp.lang.go) and mailto:a@b.example.\n",
 			want: nil},

@@ -4,6 +4,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/urlls/urlls/analysis/parser"
 	"github.com/urlls/urlls/analysis/scan"
 )
 
@@ -18,13 +19,16 @@ type Options struct{}
 // introduces no RFC 1738 violation (no new finding of a code that is an
 // error by default or under strict mode).
 func CheckURL(doc []byte, c scan.Candidate) []Diagnostic {
-	fs := check(c.Text, c.Relative)
+	fs := check(c.Text, readingOf(doc, &c))
 	if len(fs) == 0 {
 		return nil
 	}
 	m := newDocMap(doc, &c)
 	out := make([]Diagnostic, 0, len(fs))
 	for _, f := range fs {
+		if c.Unrendered && f.code == codeUnsafeChar {
+			unrendered(c.Text, &f)
+		}
 		d := Diagnostic{Code: f.code, Message: f.msg, URL: c.Text}
 		d.Start, d.End = m.span(f.start, f.end)
 		for _, fx := range f.fixes {
@@ -41,6 +45,65 @@ func CheckURL(doc []byte, c scan.Candidate) []Diagnostic {
 		return out[i].End < out[j].End
 	})
 	return out
+}
+
+// reading says how the checks read a URL's text, from where it stands.
+type reading struct {
+	// relative: a relative reference is a URL here (scan.Candidate).
+	relative bool
+	// spacedPath: white space is part of the path as written, not a
+	// mistake. A Markdown link destination in <…> may hold spaces
+	// (CommonMark §6.3), which the renderer percent-encodes: "[notes](<my
+	// notes.md>)" links to my%20notes.md. Only a relative reference gets
+	// this leniency: a space in an absolute URL ("<https://github.com/express
+	// js/cors>") is a typo the renderer would carry into a broken link.
+	spacedPath bool
+}
+
+// readingOf returns how to read candidate c of doc.
+func readingOf(doc []byte, c *scan.Candidate) reading {
+	rd := reading{relative: c.Relative}
+	if (c.Context == scan.Link || c.Context == scan.RefDef) && c.Start > 0 && c.Start <= len(doc) && doc[c.Start-1] == '<' &&
+		parser.Scheme(c.Text) == "" {
+		rd.spacedPath = true
+	}
+	return rd
+}
+
+// unrendered words the unsafe-char finding of a Markdown link destination
+// with white space (scan.Candidate.Unrendered), which CommonMark does not
+// make a link of: the writer sees text where a link was meant. Its fix, which
+// percent-encodes the white space, is what the writer meant only when the
+// white space is inside a URL or a path; a destination that starts with
+// words ("[x](see emhttps://x.org)", a translation gone wrong) keeps no fix.
+func unrendered(text string, f *finding) {
+	f.msg = "the link does not render: " + f.msg
+	start := text
+	if k := strings.IndexAny(text, " \t\n"); k >= 0 {
+		start = text[:k]
+		if strings.Contains(text[k:], "://") {
+			f.fixes = nil
+			return
+		}
+	}
+	if parser.Scheme(start) == "" && !strings.ContainsAny(start, "/#.") && !fileNameEnd(text) {
+		f.fixes = nil
+	}
+}
+
+// fileNameEnd reports whether text ends with a file name extension ("my
+// notes.md"): a path with white space in it.
+func fileNameEnd(text string) bool {
+	dot := strings.LastIndexByte(text, '.')
+	if dot < 0 || len(text)-dot-1 < 1 || len(text)-dot-1 > 5 {
+		return false
+	}
+	for i := dot + 1; i < len(text); i++ {
+		if !isAlnum(text[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // CheckDocument scans doc for the LSP language id lang (scan.Scan) and checks
@@ -78,13 +141,13 @@ type place struct {
 
 // check analyzes text, keeps the fixes that pass verify, and merges the
 // findings of each code into one (merge).
-func check(text string, relative bool) []finding {
-	fs, stop := analyze(text, relative)
+func check(text string, rd reading) []finding {
+	fs, stop := analyze(text, rd)
 	before := make(map[place]bool, len(fs))
 	for _, f := range fs {
 		before[place{f.code, f.start}] = true
 	}
-	v := verifier{text: text, relative: relative, stop: stop, before: before, budget: verifyBudget}
+	v := verifier{text: text, rd: rd, stop: stop, before: before, budget: verifyBudget}
 	for i := range fs {
 		var kept []fix
 		for _, fx := range fs[i].fixes {
@@ -100,7 +163,7 @@ func check(text string, relative bool) []finding {
 // verifier checks fixes of one URL against what analyze found before.
 type verifier struct {
 	text     string
-	relative bool
+	rd       reading
 	stop     int            // where the syntax parse stopped
 	before   map[place]bool // the findings before any fix
 	budget   int            // bytes left to re-check (verifyBudget)
@@ -131,7 +194,7 @@ func (v *verifier) verify(gone []place, edits []edit) bool {
 	if !ok {
 		return false
 	}
-	after, _ := analyze(fixed, v.relative)
+	after, _ := analyze(fixed, v.rd)
 	for _, g := range after {
 		at := mapBack(g.start, edits)
 		for _, p := range gone {
