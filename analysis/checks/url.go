@@ -162,11 +162,11 @@ func check(text string, rd reading) []finding {
 
 // verifier checks fixes of one URL against what analyze found before.
 type verifier struct {
-	text     string
-	rd       reading
-	stop     int            // where the syntax parse stopped
-	before   map[place]bool // the findings before any fix
-	budget   int            // bytes left to re-check (verifyBudget)
+	text   string
+	rd     reading
+	stop   int            // where the syntax parse stopped
+	before map[place]bool // the findings before any fix
+	budget int            // bytes left to re-check (verifyBudget)
 }
 
 // verify applies the edits of a fix to the text and checks again: the fix
