@@ -546,6 +546,13 @@ func (a *analyzer) schemeChecks() {
 	}
 	lower := strings.ToLower(sch)
 	known := parser.KnownScheme(lower) || schemes.InUse(lower)
+	if word, glued := gluedScheme(lower); glued && !known && !reservedSchemes[lower] {
+		// "baseada emhttps://…": a space went missing before the URL. The
+		// fix would be a space in the text, not in the URL: none offered.
+		a.add(finding{start: 0, end: len(sch), code: codeSchemeTypo,
+			msg: fmt.Sprintf("unknown scheme %s: the word %s run into %s?", strconv.Quote(sch), strconv.Quote(sch[:len(word)]), strconv.Quote(sch[len(word):]+":"))})
+		return
+	}
 	if likely, ok := schemes.NearMiss(lower); ok && !known && !reservedSchemes[lower] {
 		a.add(finding{start: 0, end: len(sch), code: codeSchemeTypo,
 			msg:   fmt.Sprintf("unknown scheme %s: a misspelt %s?", strconv.Quote(sch), strconv.Quote(likely)),
@@ -565,6 +572,19 @@ func (a *analyzer) schemeChecks() {
 		a.add(finding{start: 0, end: len(sch), code: codeUnknownScheme,
 			msg: fmt.Sprintf("unregistered scheme %s; checked as genericurl", strconv.Quote(lower))})
 	}
+}
+
+// gluedScheme reports whether scheme, in lower case, is a word of two or
+// more letters run into a common scheme ("emhttps", "seehttp"), and returns
+// the word.
+func gluedScheme(scheme string) (string, bool) {
+	for _, common := range []string{"https", "http", "mailto", "ftp"} {
+		word, ok := strings.CutSuffix(scheme, common)
+		if ok && len(word) >= 2 && allLetters(word) && !strings.Contains(word, "_") {
+			return word, true
+		}
+	}
+	return "", false
 }
 
 // authoritySchemes are the schemes whose URLs start "scheme://" and a host:
@@ -784,6 +804,17 @@ func (a *analyzer) syntax() {
 	for i := range r.rep {
 		if a.flagged[i] || a.isMasked(i) {
 			r.rep[i] = repairBytes[0]
+		}
+	}
+	// A fragment that is a client-side route ("#/room/#urlls:matrix.org",
+	// "#!/a#b", as matrix.to and the hash routers of web applications
+	// write them) may hold "#": browsers keep it, and the application reads
+	// it. Neither grammar allows it; the URL works as written.
+	if h := strings.IndexByte(s, '#'); h >= 0 && (strings.HasPrefix(s[h+1:], "/") || strings.HasPrefix(s[h+1:], "!/")) {
+		for i := h + 1; i < len(s); i++ {
+			if s[i] == '#' {
+				r.rep[i] = '/'
+			}
 		}
 	}
 	for i := 0; i < len(a.scheme); i++ {

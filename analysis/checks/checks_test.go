@@ -247,6 +247,11 @@ func TestCodes(t *testing.T) {
 		{name: "template/glob", url: "http://{site,host}.host[1-5].example/", want: nil},
 		{name: "template/wildcard-host", url: "https://*.*.sanity.io/**", want: nil},
 		{name: "template/port-word", url: "ftp://user:pass@host:port/", want: nil},
+		{name: "template/ellipsis", url: "https://...url.../x", want: nil},
+		{name: "fragment-route", url: "https://matrix.to/#/#jsdom:matrix.org", want: nil},
+		{name: "fragment-route/hashbang", url: "https://x.org/#!/a#b", want: nil},
+		{name: "fragment-second-hash", url: "https://x.org/#a#b", want: []got{
+			{codeSyntax, 16, "#", `unexpected "#" in fragment: expected unreserved, reserved, escape or end of input`, ""}}},
 		{name: "template/literal-part-checked", url: "https://{{ .Host }}/a|b%zz", want: []got{
 			{codeUnsafeChar, 21, "|", `unsafe character "|": no URL grammar allows it unencoded`, "https://{{ .Host }}/a%7Cb%zz"},
 			{codeBadEscape, 23, "%zz", `"%zz" is not an escape: "%" must be followed by two hex digits`, "https://{{ .Host }}/a|b%25zz"}}},
@@ -276,6 +281,12 @@ func TestCodes(t *testing.T) {
 			{codeSchemeTypo, 0, "HHTTPS", `unknown scheme "HHTTPS": a misspelt "https"?`, "https://x.com/"}}},
 		{name: "scheme-typo/mailt", url: "mailt:a@b.com", want: []got{
 			{codeSchemeTypo, 0, "mailt", `unknown scheme "mailt": a misspelt "mailto"?`, "mailto:a@b.com"}}},
+		{name: "scheme-typo/glued-word", url: "emhttps://neo4j.com", want: []got{
+			{codeSchemeTypo, 0, "emhttps", `unknown scheme "emhttps": the word "em" run into "https:"?`, ""}}},
+		{name: "scheme-typo/glued-long-word", url: "seeHTTP://x.com", want: []got{
+			{codeSchemeTypo, 0, "seeHTTP", `unknown scheme "seeHTTP": the word "see" run into "HTTP:"?`, ""}}},
+		{name: "scheme-typo/plus-is-no-word", url: "svn+http://x.com/", want: []got{
+			{codeUnknownScheme, 0, "svn+http", `unregistered scheme "svn+http"; checked as genericurl`, ""}}},
 		{name: "scheme-typo/defanged", url: "hxxps://x.com/", want: nil}, // registered (provisional)
 		{name: "scheme-typo/defanged-unregistered", url: "hxtps://x.com/", want: []got{
 			{codeUnknownScheme, 0, "hxtps", `unregistered scheme "hxtps"; checked as genericurl`, ""}}},

@@ -1,5 +1,7 @@
 package scan
 
+import "strings"
+
 // Span is a byte range [Start, End) of a text.
 type Span struct{ Start, End int }
 
@@ -21,6 +23,8 @@ type Span struct{ Start, End int }
 //     varspec) "}" ("{id}", "{/path*}", "{?q,lang}", "{var:3}");
 //   - placeholder segments "<user>", "<your-repo>", "<API key>": "<", a
 //     letter, then letters, digits, "_", "-", "." or spaces, then ">";
+//   - an ellipsis, "..." or "…", standing for what is left out
+//     ("https://.../api", "https://example.com/…/x");
 //   - glob ranges, as curl and shells expand them: "[1-100]", "[a-z]",
 //     "[001-120:10]";
 //   - printf and Python format verbs where they are not an escape and end a
@@ -63,6 +67,17 @@ func placeholderAt(s string, i int) (int, bool) {
 		return uriTemplateExpr(s, i)
 	case '[':
 		return globRange(s, i)
+	case '.':
+		// "https://.../x": an ellipsis stands for the part left out.
+		k := i
+		for k < len(s) && s[k] == '.' {
+			k++
+		}
+		return k, k-i >= 3
+	case 0xE2:
+		if strings.HasPrefix(rest, "…") {
+			return i + len("…"), true
+		}
 	case '<':
 		if len(rest) >= 2 && rest[1] == '%' {
 			return actionEnd(s, i+2, "%>"), true

@@ -38,6 +38,7 @@ func TestPlaceholders(t *testing.T) {
 		{"plain", "https://example.com/a?b=c#d"},
 		{"glob ranges", "http://site.host«[1-5]».example/«[a-z]»/f«[001-120:10]».png"},
 		{"ipv6 is no range", "http://[::1]:80/"},
+		{"ellipsis", "https://«...»url«...»/a/«…»/b/../c"},
 		{"brace alone", "https://x/{a b}"},
 		{"dollar digit", "https://x/$1"},
 		{"empty braces", "https://x/{}"},
