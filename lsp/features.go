@@ -259,7 +259,8 @@ func describeByte(b byte) string {
 }
 
 // CodeAction offers each fix of the findings in the range as a quickfix and
-// all preferred fixes of the document as source.fixAll.urlls.
+// the fix-all of the document (config.FixAll: the preferred fixes of its
+// errors and warnings) as source.fixAll.urlls.
 func (s *Server) CodeAction(ctx context.Context, p *protocol.CodeActionParams) ([]protocol.CodeAction, error) {
 	a, err := s.current(p.TextDocument.URI)
 	if err != nil {
@@ -299,11 +300,7 @@ func (s *Server) CodeAction(ctx context.Context, p *protocol.CodeActionParams) (
 		}
 	}
 	if wantFixAll {
-		diags := make([]checks.Diagnostic, len(a.findings))
-		for i, f := range a.findings {
-			diags[i] = f.Diagnostic
-		}
-		if edits, n := checks.PreferredEdits(diags); n > 0 {
+		if edits, n := config.FixAll(a.findings); n > 0 {
 			actions = append(actions, protocol.CodeAction{
 				Title: fmt.Sprintf("Fix all URL problems (%d)", n),
 				Kind:  fixAllKind,

@@ -27,7 +27,9 @@ func TestUTF16Ranges(t *testing.T) {
 		"[😀😀](http://x.org/%41) 👍🏽 <http://x.org:99999/>\n"
 
 	c := newTestClient(t, clientOptions{})
-	c.initialize(capabilities{})
+	// The fix-all fixes errors and warnings: raise the information and
+	// the hint of this document so that it edits all four spans.
+	c.initialize(capabilities{options: map[string]any{"severity": map[string]any{"non-ascii": "warning", "redundant-escape": "warning"}}})
 	u := c.uri("utf16.md")
 	c.didOpen(u, "markdown", 1, doc)
 

@@ -318,6 +318,23 @@ type Finding struct {
 	Severity checks.Severity
 }
 
+// FixAll returns the edits of a "fix all" (`urlls check --fix`, the editor's
+// source.fixAll.urlls) and how many fixes they come from: the preferred fix
+// of every finding that is an error or a warning, which is what makes a check
+// fail, and nothing else. Information and hints (an RFC 1738 strictness the
+// user did not ask for, a needless escape) keep their quick fixes but are not
+// fixed wholesale: a fix-all changes no line that held no problem. Raise a
+// code's severity (or set strict) to have it fixed too.
+func FixAll(findings []Finding) ([]checks.TextEdit, int) {
+	var diags []checks.Diagnostic
+	for _, f := range findings {
+		if f.Severity == checks.Error || f.Severity == checks.Warning {
+			diags = append(diags, f.Diagnostic)
+		}
+	}
+	return checks.PreferredEdits(diags)
+}
+
 // Level returns the severity of code under c, or Off.
 func (c Config) Level(code string) Level {
 	if l, ok := c.Severity[code]; ok {

@@ -432,15 +432,11 @@ func (c *checker) checkFile(path string, stdin io.Reader) fileResult {
 	return r
 }
 
-// applyPreferredFixes applies the preferred fix of each finding whose edits
-// do not overlap another's, and returns the new document and how many fixes
-// it applied.
+// applyPreferredFixes applies the fix-all of the findings (config.FixAll:
+// the preferred fix of each error and warning whose edits do not overlap
+// another's), and returns the new document and how many fixes it applied.
 func applyPreferredFixes(doc []byte, findings []config.Finding) ([]byte, int) {
-	diags := make([]checks.Diagnostic, len(findings))
-	for i, f := range findings {
-		diags[i] = f.Diagnostic
-	}
-	edits, n := checks.PreferredEdits(diags)
+	edits, n := config.FixAll(findings)
 	return checks.ApplyEdits(doc, edits), n
 }
 

@@ -299,12 +299,21 @@ func TestCheckFix(t *testing.T) {
 		t.Fatalf("stderr %q", errOut)
 	}
 	got, _ := os.ReadFile(path)
-	want := "Keep this.\nFix http://example.org/a%25zz b and http://example.org/A and http://x.org/%7Eu\nKeep that.\n"
+	// Only the error is fixed: the hints and the information (an RFC 1738
+	// strictness not asked for) are left as written.
+	want := "Keep this.\nFix http://example.org/a%25zz b and HTTP://example.org/%41 and http://x.org/~u\nKeep that.\n"
 	if string(got) != want {
 		t.Errorf("fixed file:\n%s\nwant:\n%s", got, want)
 	}
-	if code != 0 || out != "" {
+	if code != 0 || strings.Contains(out, "error:") || strings.Contains(out, "warning:") {
 		t.Errorf("after fixing: exit %d, output %q", code, out)
+	}
+	// Under --strict every RFC 1738 violation is an error, and is fixed.
+	out, _, code = urlls(t, "check", "--fix", "--strict", path)
+	got, _ = os.ReadFile(path)
+	want = "Keep this.\nFix http://example.org/a%25zz b and http://example.org/%41 and http://x.org/%7Eu\nKeep that.\n"
+	if string(got) != want || code != 0 || strings.Contains(out, "error:") {
+		t.Errorf("strict fix: exit %d, output %q, file:\n%s\nwant:\n%s", code, out, got, want)
 	}
 	if info, _ := os.Stat(path); info.Mode().Perm() != 0o600 {
 		t.Errorf("mode %v after the fix", info.Mode())

@@ -87,9 +87,29 @@ func TestGolden(t *testing.T) {
 				}
 			}
 			for _, f := range cfg.Apply(gotFixed, lang, checks.CheckDocument(gotFixed, lang)) {
-				if len(f.SuggestedFixes) > 0 {
-					t.Errorf("the fixed document still has a fixable finding: %s %s at %d", f.Code, f.Message, f.Start)
+				if len(f.SuggestedFixes) > 0 && f.Severity <= checks.Warning {
+					t.Errorf("the fixed document still has a fixable error or warning: %s %s at %d", f.Code, f.Message, f.Start)
 				}
+			}
+			// The fix-all changes only the lines that held an error or a
+			// warning: information and hints are left as written.
+			problemLines := map[int]bool{}
+			for _, f := range findings {
+				if f.Severity <= checks.Warning {
+					for l := lineOf(doc.Data, f.Start); l <= lineOf(doc.Data, f.End); l++ {
+						problemLines[l] = true
+					}
+				}
+			}
+			before, after := strings.Split(string(doc.Data), "\n"), strings.Split(string(gotFixed), "\n")
+			if len(before) == len(after) {
+				for i := range before {
+					if before[i] != after[i] && !problemLines[i+1] {
+						t.Errorf("the fix-all changed line %d, which held no error or warning:\n%s\n%s", i+1, before[i], after[i])
+					}
+				}
+			} else {
+				t.Errorf("the fix-all changed the number of lines")
 			}
 		})
 	}
@@ -119,6 +139,11 @@ func fixAll(cfg config.Config, doc []byte, lang string) []byte {
 		doc = fixed
 	}
 	return doc
+}
+
+// lineOf returns the 1-based line of byte offset off of doc.
+func lineOf(doc []byte, off int) int {
+	return bytes.Count(doc[:min(off, len(doc))], []byte("\n")) + 1
 }
 
 func setSection(ar *txtar.Archive, name string, data []byte) {
