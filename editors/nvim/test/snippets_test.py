@@ -276,7 +276,7 @@ def t_zed():
 EFM_FILES = {
     "doc.md": "# efm\n\nSee http://example.org:8080/a%zz and HTTP://example.org/ and http://example.org/~u here.\n",
     "page.html": '<p><a href="http://example.org/b%zz">b</a> <a href="HTTP://example.org/">c</a></p>\n',
-    "notes.txt": "Visit <URL:irc://irc.example.org/x> and http://example.org/c%zz today.\n",
+    "notes.txt": "Visit <URL:xyz://irc.example.org/x> and http://example.org/c%zz today, as ftp://u:hunter2@ftp.corp.internal/.\n",
 }
 EFM_LANG = {"doc.md": "markdown", "page.html": "html", "notes.txt": "plaintext"}
 SEVERITY = {"error": 1, "warning": 2, "information": 3, "hint": 4}
