@@ -98,7 +98,12 @@
 //     links it).
 //   - HTML <script> is scanned as JavaScript and <style> as CSS. A template
 //     action ("{{ … }}", "{% … %}") in HTML text is not markup, and in an
-//     attribute value it is part of the value, quotes inside included.
+//     attribute value it is part of the value, quotes inside included. Bare
+//     URLs in the text of <pre>, <code>, <samp> and <kbd> are examples, as
+//     in Markdown's code blocks, and are not scanned.
+//   - Plain text that looks like AsciiDoc (looksLikeAsciiDoc: link macros,
+//     attribute entries, block attributes) is scanned as AsciiDoc: git and
+//     others write AsciiDoc in .txt files.
 //   - reStructuredText: targets, embedded URIs, image and figure URIs and
 //     the :target: and :url: options are URLs (Relative set; white space
 //     inside removed, as docutils does); literal blocks, code directives,
