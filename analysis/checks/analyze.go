@@ -598,7 +598,8 @@ var authoritySchemes = map[string]bool{
 
 // separatorTypos recognises a misspelt "://" between the scheme and the host
 // of a URL whose scheme needs one: "http::host", "http:/host",
-// "http:host.example", "http:///host.example", and "https//host" without
+// "http:host.example", "http:///host.example", the scheme written twice
+// ("https://https://host"), and "https//host" without
 // the ":" (which, in a link, is a relative path "https//host" and resolves
 // to nonsense). It reports one syntax finding with the fix that writes "://"
 // and returns true; the syntax parse is then skipped, since it would only
@@ -622,6 +623,19 @@ func (a *analyzer) separatorTypos() bool {
 		return false
 	}
 	p := len(a.scheme)
+	// "https://https://host": the scheme written twice, the second one
+	// taken for a host name with an empty port.
+	if strings.HasPrefix(s[p:], "://") {
+		rest := s[p+3:]
+		if second := parser.Scheme(rest); authoritySchemes[strings.ToLower(second)] && strings.HasPrefix(rest[len(second):], "://") {
+			end := p + 3 + len(second) + 3
+			a.add(finding{start: 0, end: end, code: codeSyntax,
+				msg:   fmt.Sprintf("the scheme is written twice: %s", strconv.Quote(s[:end])),
+				fixes: []fix{{msg: "remove " + strconv.Quote(s[:p+3]), edits: []edit{{0, p + 3, ""}}}}})
+			a.stop = 0
+			return true
+		}
+	}
 	q := p
 	for q < len(s) && (s[q] == ':' || s[q] == '/') {
 		q++

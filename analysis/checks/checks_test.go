@@ -302,6 +302,9 @@ func TestCodes(t *testing.T) {
 			{codeSyntax, 5, "f", `unexpected "f" in httpurl: expected "//"`, ""}}},
 		{name: "separator/three-slashes", url: "http:///x.com/a", want: []got{
 			{codeSyntax, 4, ":///", `":///" after "http": the host must follow "http://"`, "http://x.com/a"}}},
+		{name: "separator/scheme-twice", url: "https://https://x.com/a", want: []got{
+			{codeSyntax, 0, "https://https://", `the scheme is written twice: "https://https://"`, "https://x.com/a"}}},
+		{name: "separator/url-in-path", url: "https://web.archive.org/web/2020/https://x.com/", want: nil},
 		{name: "separator/file-one-slash", url: "file:/etc/hosts", want: []got{
 			{codeRFC1738Unsafe, 6, "e", `unexpected "e" in fileurl: expected "/" (RFC 1738; RFC 3986 allows it)`, ""}}},
 		{name: "separator/no-colon-relative", url: "https//x.com/a", relative: true, want: []got{
