@@ -16,8 +16,9 @@ type Span struct{ Start, End int }
 //     ("{{ url }}", "{% url 'x' %}", "{# … #}"), Handlebars and Mustache
 //     ("{{url}}", "{{{url}}}"), ERB and EJS ("<%= url %>"); an action left
 //     open at the end of s covers the rest of s (the URL was cut inside it);
-//   - interpolations: "${HOST}" (shell, JavaScript template literals),
-//     "#{host}" (Ruby), "$HOST" and "$host" (shell; "$" then a letter or "_"
+//   - interpolations: "${HOST}" (shell, JavaScript template literals, Mako
+//     and Genshi's "${href(page.name, rev=1)}"), "#{host}" (Ruby), braces
+//     nested; "$HOST" and "$host" (shell; "$" then a letter or "_"
 //     and word characters), "%HOST%" (Windows; upper-case names only);
 //   - RFC 6570 URI template expressions: "{" [operator] varspec *(","
 //     varspec) "}" ("{id}", "{/path*}", "{?q,lang}", "{var:3}");
@@ -85,12 +86,12 @@ func placeholderAt(s string, i int) (int, bool) {
 		return angleName(s, i)
 	case '$':
 		if len(rest) >= 2 && rest[1] == '{' {
-			return closeWithin(s, i+2, '}')
+			return balancedEnd(s, i+2), true
 		}
 		return varName(s, i+1)
 	case '#':
 		if len(rest) >= 2 && rest[1] == '{' {
-			return closeWithin(s, i+2, '}')
+			return balancedEnd(s, i+2), true
 		}
 	case '%':
 		if isEscapeAt(s, i) {
@@ -121,18 +122,24 @@ func actionEnd(s string, j int, close string) int {
 	return len(s)
 }
 
-// closeWithin returns the offset after the first c at or after j, within
-// maxPlaceholder bytes and not across white space.
-func closeWithin(s string, j int, c byte) (int, bool) {
-	for k := j; k < len(s) && k-j < maxPlaceholder; k++ {
+// balancedEnd returns the offset after the "}" that closes an interpolation
+// whose expression starts at j ("${HOST}", "${href(page.name, rev=1)}",
+// "#{a + {b}}"): braces nest, white space is part of the expression; an
+// interpolation left open covers the rest of s, as an open action does.
+func balancedEnd(s string, j int) int {
+	depth := 0
+	for k := j; k < len(s); k++ {
 		switch s[k] {
-		case c:
-			return k + 1, k > j
-		case ' ', '\t', '\n', '\r', '{':
-			return 0, false
+		case '{':
+			depth++
+		case '}':
+			if depth == 0 {
+				return k + 1
+			}
+			depth--
 		}
 	}
-	return 0, false
+	return len(s)
 }
 
 func isWordByte(b byte) bool { return isAlnum(b) || b == '_' }

@@ -40,10 +40,13 @@ func TestPlaceholders(t *testing.T) {
 		{"ipv6 is no range", "http://[::1]:80/"},
 		{"ellipsis", "https://«...»url«...»/a/«…»/b/../c"},
 		{"brace alone", "https://x/{a b}"},
+		{"dollar then a space", "https://x/$ «{a}»"},
 		{"dollar digit", "https://x/$1"},
 		{"empty braces", "https://x/{}"},
 		{"angle then space", "https://x/<a >"},
-		{"unclosed shell brace", "https://x/${HOST"},
+		{"unclosed shell brace", "https://x/«${HOST»"},
+		{"mako expression", "«${href(page.name, rev=revision.revision_id)}»"},
+		{"js template literal", "https://«${host}»/«${path + '/x'}»?q=«#{a {b} c}»"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
