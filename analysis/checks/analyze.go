@@ -69,10 +69,10 @@ type analyzer struct {
 // all placeholder ("{{ .URL }}") has no findings.
 func analyze(text string, rd reading) (findings []finding, stop int) {
 	a := &analyzer{text: text, relative: rd.relative, scheme: parser.Scheme(text), stop: 0}
+	a.auth = parseAuthority(text, a.scheme)
 	if !a.mask(rd) {
 		return nil, len(text) + 1
 	}
-	a.auth = parseAuthority(text, a.scheme)
 	a.flagged = make([]bool, len(text))
 	a.characters()
 	a.schemeChecks()
@@ -116,7 +116,7 @@ func (a *analyzer) mask(rd reading) bool {
 			}
 		}
 	}
-	if au := parseAuthority(a.text, a.scheme); au.ok {
+	if au := a.auth; au.ok {
 		for i := au.hostStart; i < au.hostEnd; {
 			j := i
 			for j < au.hostEnd && a.text[j] == '*' {
@@ -545,19 +545,21 @@ func (a *analyzer) schemeChecks() {
 		return
 	}
 	lower := strings.ToLower(sch)
-	known := parser.KnownScheme(lower) || schemes.InUse(lower)
-	if word, glued := gluedScheme(lower); glued && !known && !reservedSchemes[lower] {
-		// "baseada emhttps://…": a space went missing before the URL. The
-		// fix would be a space in the text, not in the URL: none offered.
-		a.add(finding{start: 0, end: len(sch), code: codeSchemeTypo,
-			msg: fmt.Sprintf("unknown scheme %s: the word %s run into %s?", strconv.Quote(sch), strconv.Quote(sch[:len(word)]), strconv.Quote(sch[len(word):]+":"))})
-		return
-	}
-	if likely, ok := schemes.NearMiss(lower); ok && !known && !reservedSchemes[lower] {
-		a.add(finding{start: 0, end: len(sch), code: codeSchemeTypo,
-			msg:   fmt.Sprintf("unknown scheme %s: a misspelt %s?", strconv.Quote(sch), strconv.Quote(likely)),
-			fixes: []fix{{msg: "replace the scheme with " + strconv.Quote(likely), edits: []edit{{0, len(sch), likely}}}}})
-		return
+	known := parser.KnownScheme(lower) || reservedSchemes[lower] || schemes.InUse(lower)
+	if !known {
+		if word, glued := gluedScheme(lower); glued {
+			// "baseada emhttps://…": a space went missing before the URL.
+			// The fix would be a space in the text, not in the URL: none.
+			a.add(finding{start: 0, end: len(sch), code: codeSchemeTypo,
+				msg: fmt.Sprintf("unknown scheme %s: the word %s run into %s?", strconv.Quote(sch), strconv.Quote(sch[:len(word)]), strconv.Quote(sch[len(word):]+":"))})
+			return
+		}
+		if likely, ok := schemes.NearMiss(lower); ok {
+			a.add(finding{start: 0, end: len(sch), code: codeSchemeTypo,
+				msg:   fmt.Sprintf("unknown scheme %s: a misspelt %s?", strconv.Quote(sch), strconv.Quote(likely)),
+				fixes: []fix{{msg: "replace the scheme with " + strconv.Quote(likely), edits: []edit{{0, len(sch), likely}}}}})
+			return
+		}
 	}
 	if lower != sch {
 		a.add(finding{start: 0, end: len(sch), code: codeSchemeCase,

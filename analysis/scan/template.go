@@ -37,6 +37,10 @@ type Span struct{ Start, End int }
 func Placeholders(s string) []Span {
 	var out []Span
 	for i := 0; i < len(s); {
+		if !placeholderStart[s[i]] {
+			i++
+			continue
+		}
 		if end, ok := placeholderAt(s, i); ok && end > i {
 			out = append(out, Span{i, end})
 			i = end
@@ -46,6 +50,10 @@ func Placeholders(s string) []Span {
 	}
 	return out
 }
+
+// placeholderStart marks the bytes a placeholder can start with: the rest
+// of a URL is skipped a byte at a time without a call.
+var placeholderStart = [256]bool{'{': true, '<': true, '$': true, '#': true, '%': true, '[': true, '.': true, 0xE2: true}
 
 // maxPlaceholder bounds the length of the placeholders that must be closed
 // to count (interpolations, URI template expressions, <name> segments,
