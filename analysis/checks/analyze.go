@@ -46,6 +46,14 @@ type analyzer struct {
 	// when there is none.
 	masked   []bool
 	findings []finding
+	// Facts of the text computed once, so that what the character checks
+	// ask per byte costs constant time: the host name span (host), where
+	// a fragment directive starts (len(text) when none) and the "}" that
+	// closes each "{" (braces, built on first use).
+	hostStart, hostEnd int
+	hostOK             bool
+	directive          int
+	braces             map[int]int
 	// stop is where the syntax parse stopped for good: the start of the
 	// syntax finding, or of the byte no stand-in could repair; len(text)+1
 	// when the URL parsed. The parse saw nothing after it.
@@ -73,6 +81,8 @@ func analyze(text string, rd reading) (findings []finding, stop int) {
 	if !a.mask(rd) {
 		return nil, len(text) + 1
 	}
+	a.hostStart, a.hostEnd, a.hostOK = a.host()
+	a.directive = fragmentDirective(text)
 	a.flagged = make([]bool, len(text))
 	a.characters()
 	a.schemeChecks()
@@ -133,7 +143,7 @@ func (a *analyzer) mask(rd reading) bool {
 		}
 		// A port written as a word ("http://host:port/", "…:PORT") names
 		// the number to put there.
-		if p := au.portStart; p >= 0 && au.end-p >= 2 && allLetters(a.text[p:au.end]) {
+		if p := au.portStart; p >= 0 && portWord(a.text[p:au.end]) {
 			holes = append(holes, scan.Span{Start: p, End: au.end})
 		}
 	}
@@ -328,18 +338,25 @@ func (a *analyzer) unsafeChars(i, j int) {
 }
 
 // closingBrace returns the index of the "}" that closes the "{" at i, or -1.
+// The braces of the text are matched once, with a stack, on first use.
 func (a *analyzer) closingBrace(i int) int {
-	depth := 0
-	for k := i + 1; k < len(a.text); k++ {
-		switch a.text[k] {
-		case '{':
-			depth++
-		case '}':
-			if depth == 0 {
-				return k
+	if a.braces == nil {
+		a.braces = map[int]int{}
+		var open []int
+		for k := 0; k < len(a.text); k++ {
+			switch a.text[k] {
+			case '{':
+				open = append(open, k)
+			case '}':
+				if n := len(open); n > 0 {
+					a.braces[open[n-1]] = k
+					open = open[:n-1]
+				}
 			}
-			depth--
 		}
+	}
+	if p, ok := a.braces[i]; ok {
+		return p
 	}
 	return -1
 }
@@ -364,15 +381,21 @@ func (a *analyzer) tildes(i, j int) {
 }
 
 // inFragmentDirective reports whether text byte i is in the fragment
-// directive of the URL: the part of its fragment from ":~:" on (the
-// delimiter of text fragments, "#:~:text=…").
-func (a *analyzer) inFragmentDirective(i int) bool {
-	h := strings.IndexByte(a.text, '#')
-	if h < 0 || i < h {
-		return false
+// directive of the URL (fragmentDirective).
+func (a *analyzer) inFragmentDirective(i int) bool { return i >= a.directive }
+
+// fragmentDirective returns where the fragment directive of s starts: the
+// part of its fragment from ":~:" on (the delimiter of text fragments,
+// "#:~:text=…"), or len(s) when it has none.
+func fragmentDirective(s string) int {
+	h := strings.IndexByte(s, '#')
+	if h < 0 {
+		return len(s)
 	}
-	d := strings.Index(a.text[h:], ":~:")
-	return d >= 0 && i >= h+d
+	if d := strings.Index(s[h:], ":~:"); d >= 0 {
+		return h + d
+	}
+	return len(s)
 }
 
 // badEscape reports the "%" at i. The span covers the "%" and the letters or
@@ -463,8 +486,8 @@ func (a *analyzer) host() (hs, he int, ok bool) {
 // hostLabel returns the host name label around byte i, when i is in the
 // text's host name.
 func (a *analyzer) hostLabel(i int) (l0, l1 int, ok bool) {
-	hs, he, ok := a.host()
-	if !ok || i < hs || i >= he {
+	hs, he := a.hostStart, a.hostEnd
+	if !a.hostOK || i < hs || i >= he {
 		return 0, 0, false
 	}
 	l0 = hs
@@ -510,16 +533,8 @@ func (a *analyzer) nonASCII(i, j int) {
 // so the fix is the label's IDNA form (RFC 3490, Punycode RFC 3492).
 func (a *analyzer) nonASCIILabel(l0, l1 int) {
 	label := a.text[l0:l1]
-	first, last := -1, -1
-	for k := l0; k < l1; k++ {
-		if a.text[k] >= 0x80 {
-			if first < 0 {
-				first = k
-			}
-			last = k + 1
-		}
-	}
-	f := finding{start: first, end: last, code: codeNonASCII,
+	// The finding spans the whole label, which its fix rewrites.
+	f := finding{start: l0, end: l1, code: codeNonASCII,
 		msg: fmt.Sprintf("non-ascii host name label %s: host names are US-ASCII (RFC 1738 §3.1)", strconv.Quote(label))}
 	// Only a label that is a host name label but for its non-ASCII
 	// characters gets a fix: its ASCII form is then letters, digits and
@@ -582,7 +597,7 @@ func (a *analyzer) schemeChecks() {
 func gluedScheme(scheme string) (string, bool) {
 	for _, common := range []string{"https", "http", "mailto", "ftp"} {
 		word, ok := strings.CutSuffix(scheme, common)
-		if ok && len(word) >= 2 && allLetters(word) && !strings.Contains(word, "_") {
+		if ok && len(word) >= 2 && allLetters(word) {
 			return word, true
 		}
 	}
@@ -637,6 +652,9 @@ func (a *analyzer) separatorTypos() bool {
 			a.stop = 0
 			return true
 		}
+	}
+	if strings.HasPrefix(s[p:], "://") && !strings.HasPrefix(s[p:], ":///") {
+		return false // written right; an empty host ("http://:8080/") is the parse's
 	}
 	q := p
 	for q < len(s) && (s[q] == ':' || s[q] == '/') {
@@ -711,13 +729,20 @@ func (a *analyzer) examplePassword(p0, p1 int, host string) bool {
 	return host == "127.0.0.1" || host == "[::1]"
 }
 
+// allLetters reports whether s is ASCII letters, and not empty.
 func allLetters(s string) bool {
 	for i := 0; i < len(s); i++ {
-		if !('a' <= s[i]|0x20 && s[i]|0x20 <= 'z') && s[i] != '_' {
+		if !('a' <= s[i]|0x20 && s[i]|0x20 <= 'z') {
 			return false
 		}
 	}
 	return s != ""
+}
+
+// portWord reports whether a port is written as a word ("port", "PORT",
+// "port_number"): a placeholder for the number.
+func portWord(s string) bool {
+	return len(s) >= 2 && allLetters(strings.ReplaceAll(s, "_", ""))
 }
 
 func allDigits(s string) bool {
@@ -963,7 +988,7 @@ func (a *analyzer) laterForm(r *repaired, se *grammar.SyntaxError, o int) bool {
 			first, last := -1, 0
 			for k := hs; k < he; k++ {
 				if rs[k] == '_' {
-					r.rep[k] = '-'
+					r.rep[k] = 'a' // not "-": a label may not start or end with it
 					if first < 0 {
 						first = k
 					}

@@ -90,7 +90,7 @@ var Catalog = []Code{
 	{
 		Name:     codeSchemeTypo,
 		Summary:  "a misspelt common scheme",
-		Doc:      `The scheme is not in the IANA URI scheme registry nor in wide use, and it is one edit away from http, https, mailto, ftp or file (two for https and mailto): a letter added, dropped, changed or two swapped, as in "htps", "hhttps", "htttp" or "mailt". No program knows what to do with it, so the link is broken. Replace it with the scheme it misspells (the fix does). Defanged URLs ("hxxp", "hxxps"), which security writing uses on purpose, are not reported.`,
+		Doc:      `The scheme is not in the IANA URI scheme registry nor in wide use, and it is one edit away from http, https, mailto, ftp or file (two for https and mailto): a letter added, dropped, changed or two swapped, as in "htps", "hhttps", "htttp" or "mailt". No program knows what to do with it, so the link is broken. Replace it with the scheme it misspells (the fix does). A word run into a common scheme ("baseada emhttps://…", a space gone missing) is reported too, without a fix: the space belongs in the text, not in the URL. Defanged URLs ("hxxp", "hxxps"), which security writing uses on purpose, are not reported.`,
 		Severity: Error,
 		Strict:   Error,
 	},
@@ -118,7 +118,7 @@ var Catalog = []Code{
 	{
 		Name:     codeCredentials,
 		Summary:  "a password in a URL",
-		Doc:      `RFC 1738 §3.1 allows "user:password@" in URLs of IP-based schemes, but a URL is no place for a secret: it is shown, logged, cached and sent in Referer headers (RFC 3986 §3.2.1 deprecates the form for this reason). Remove the password and pass it some other way. An example is not reported: a placeholder password ("password", "xxxx", "<password>", "$PASSWORD") or any password of a URL to a host reserved for examples and tests (example.com, .example, .test, .invalid, localhost; RFC 2606, RFC 6761).`,
+		Doc:      `RFC 1738 §3.1 allows "user:password@" in URLs of IP-based schemes, but a URL is no place for a secret: it is shown, logged, cached and sent in Referer headers (RFC 3986 §3.2.1 deprecates the form for this reason). Remove the password and pass it some other way. An example is not reported: a placeholder password ("password", "xxxx", "<password>", "$PASSWORD") or any password of a URL to a host reserved for examples and tests (example.com, example.net, example.org, .example, .test, .invalid, localhost, 127.0.0.1 and [::1]; RFC 2606, RFC 6761).`,
 		Severity: Warning,
 		Strict:   Warning,
 	},

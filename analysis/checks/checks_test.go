@@ -208,13 +208,13 @@ func TestCodes(t *testing.T) {
 		{name: "non-ascii/invalid-utf8", url: "http://x.com/a\xffb", want: []got{
 			{codeNonASCII, 14, "\xff", `non-ascii bytes "\xff", not even UTF-8: URLs are US-ASCII (RFC 1738 §2.2)`, "http://x.com/a%FFb"}}},
 		{name: "non-ascii/host", url: "http://www.Bücher.de/", want: []got{
-			{codeNonASCII, 12, "ü", `non-ascii host name label "Bücher": host names are US-ASCII (RFC 1738 §3.1)`, "http://www.xn--bcher-kva.de/"}}},
+			{codeNonASCII, 11, "Bücher", `non-ascii host name label "Bücher": host names are US-ASCII (RFC 1738 §3.1)`, "http://www.xn--bcher-kva.de/"}}},
 		{name: "non-ascii/host-two-runs", url: "http://münchen-ö.de/", want: []got{
-			{codeNonASCII, 8, "ünchen-ö", `non-ascii host name label "münchen-ö": host names are US-ASCII (RFC 1738 §3.1)`, "http://xn--mnchen--g1a1c.de/"}}},
+			{codeNonASCII, 7, "münchen-ö", `non-ascii host name label "münchen-ö": host names are US-ASCII (RFC 1738 §3.1)`, "http://xn--mnchen--g1a1c.de/"}}},
 
 		{name: "non-ascii/host-label-not-ldh", url: "http://a_ü.de/", want: []got{
-			{codeRFC1738Unsafe, 8, "_", `"_" in host name "a_ü.de": RFC 1738 §3.1 allows letters, digits and "-" (RFC 3986 allows it)`, ""},
-			{codeNonASCII, 9, "ü", `non-ascii host name label "a_ü": host names are US-ASCII (RFC 1738 §3.1)`, ""}}},
+			{codeNonASCII, 7, "a_ü", `non-ascii host name label "a_ü": host names are US-ASCII (RFC 1738 §3.1)`, ""},
+			{codeRFC1738Unsafe, 8, "_", `"_" in host name "a_ü.de": RFC 1738 §3.1 allows letters, digits and "-" (RFC 3986 allows it)`, ""}}},
 
 		// syntax
 		{name: "syntax/port", url: "http://x.com:8a/", want: []got{
@@ -302,9 +302,21 @@ func TestCodes(t *testing.T) {
 			{codeSyntax, 5, "f", `unexpected "f" in httpurl: expected "//"`, ""}}},
 		{name: "separator/three-slashes", url: "http:///x.com/a", want: []got{
 			{codeSyntax, 4, ":///", `":///" after "http": the host must follow "http://"`, "http://x.com/a"}}},
+		{name: "fix-exposes/scheme-typo", url: "htps://x.org/?next=/home", want: []got{
+			{codeSchemeTypo, 0, "htps", `unknown scheme "htps": a misspelt "https"?`, "https://x.org/?next=/home"}}},
+		{name: "fix-exposes/one-slash", url: "http:/x.org/a?b/c", want: []got{
+			{codeSyntax, 4, ":/", `":/" after "http": the host must follow "http://"`, "http://x.org/a?b/c"}}},
+		{name: "fix-exposes/no-colon", url: "https//x.org/?a=/b", relative: true, want: []got{
+			{codeSyntax, 0, "https//", `missing ":" after "https": "https//…" is a relative path, not a url`, "https://x.org/?a=/b"}}},
 		{name: "separator/scheme-twice", url: "https://https://x.com/a", want: []got{
 			{codeSyntax, 0, "https://https://", `the scheme is written twice: "https://https://"`, "https://x.com/a"}}},
 		{name: "separator/url-in-path", url: "https://web.archive.org/web/2020/https://x.com/", want: nil},
+		{name: "separator/empty-host", url: "http://:8080/path", want: []got{
+			{codeSyntax, 7, ":", `unexpected ":" in httpurl: expected hostport`, ""}}},
+		{name: "host/underscore-first", url: "http://_dmarc.example.com/", want: []got{
+			{codeRFC1738Unsafe, 7, "_", `"_" in host name "_dmarc.example.com": RFC 1738 §3.1 allows letters, digits and "-" (RFC 3986 allows it)`, ""}}},
+		{name: "host/underscore-last", url: "http://a_.example.com/", want: []got{
+			{codeRFC1738Unsafe, 8, "_", `"_" in host name "a_.example.com": RFC 1738 §3.1 allows letters, digits and "-" (RFC 3986 allows it)`, ""}}},
 		{name: "separator/file-one-slash", url: "file:/etc/hosts", want: []got{
 			{codeRFC1738Unsafe, 6, "e", `unexpected "e" in fileurl: expected "/" (RFC 1738; RFC 3986 allows it)`, ""}}},
 		{name: "separator/no-colon-relative", url: "https//x.com/a", relative: true, want: []got{

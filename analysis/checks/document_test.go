@@ -45,7 +45,7 @@ func TestCheckDocument(t *testing.T) {
 				`syntax "x"`,
 				`rfc1738-unsafe "[::1]"`,
 				`port-range "99999"`,
-				`non-ascii "ücher.de/straß" ["bücher"->"xn--bcher-kva"] ["ß"->"%C3%9F"]`,
+				`non-ascii "bücher.de/straß" ["bücher"->"xn--bcher-kva"] ["ß"->"%C3%9F"]`,
 				`rfc1738-unsafe "/"`,
 			}},
 		{name: "html", lang: "html", doc: `<p><a href="http://x.com/&#37;zz&amp;q=&eacute;">x</a>` +
@@ -141,7 +141,7 @@ func TestDocumentFixProperties(t *testing.T) {
 					if !isViolation(g.Code) {
 						continue
 					}
-					if !existed(before, g, fx.Edits) {
+					if !existed(before, g, fx.Edits) && !exposedByFix(d.Code, g.Code) {
 						t.Errorf("%s: new %s in %q: %s", name, g.Code, fixed, g.Message)
 					}
 				}

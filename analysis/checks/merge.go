@@ -7,16 +7,16 @@ import (
 	"strings"
 )
 
-// merge makes one finding of each code of one URL (the issue a writer fixes
-// is "this URL has unsafe characters", not each of ten "|"): its span runs
-// from the first occurrence to the last, its message names what the
-// occurrences hold, and its fix, when every occurrence has one and their
-// union passes verify, fixes them all. A code with one occurrence is kept as
-// it is. The findings stay in text order of their starts.
+// merge verifies the fixes of the findings (verifier.verify) and makes one
+// finding of each code of one URL (the issue a writer fixes is "this URL has
+// unsafe characters", not each of ten "|"): its span runs from the first
+// occurrence to the last, its message names what the occurrences hold, and
+// its fix, when every occurrence has one, is the union of their preferred
+// fixes, verified as one (so that a URL with many occurrences costs one
+// re-check, not one each; if that fails, each is verified alone before the
+// union is tried again). A code with one occurrence keeps every fix that
+// passes. The findings stay in text order of their starts.
 func merge(fs []finding, v *verifier) []finding {
-	if len(fs) < 2 {
-		return fs
-	}
 	groups := map[string][]finding{}
 	var order []string
 	for _, f := range fs {
@@ -25,14 +25,19 @@ func merge(fs []finding, v *verifier) []finding {
 		}
 		groups[f.code] = append(groups[f.code], f)
 	}
-	if len(order) == len(fs) {
-		return fs
-	}
 	out := make([]finding, 0, len(order))
 	for _, code := range order {
 		g := groups[code]
 		if len(g) == 1 {
-			out = append(out, g[0])
+			f := g[0]
+			var kept []fix
+			for _, fx := range f.fixes {
+				if v.verify([]place{{f.code, f.start}}, fx.edits) {
+					kept = append(kept, fx)
+				}
+			}
+			f.fixes = kept
+			out = append(out, f)
 			continue
 		}
 		m := finding{start: g[0].start, end: g[0].end, code: code, msg: mergedMessage(v.text, g)}
@@ -40,12 +45,19 @@ func merge(fs []finding, v *verifier) []finding {
 			m.start = min(m.start, f.start)
 			m.end = max(m.end, f.end)
 		}
-		if edits, ok := unionOfFixes(g); ok {
-			gone := make([]place, len(g))
-			for i, f := range g {
-				gone[i] = place{f.code, f.start}
+		if fixesAll(g) {
+			edits, ok := unionOfFixes(g)
+			if !ok || !v.verify(places(g), edits) {
+				// One occurrence's fix may be at fault: verify each alone,
+				// and offer the union only if each passes and the union
+				// then does.
+				ok = true
+				for _, f := range g {
+					ok = ok && v.verify([]place{{f.code, f.start}}, f.fixes[0].edits)
+				}
+				ok = ok && v.verify(places(g), edits)
 			}
-			if v.verify(gone, edits) {
+			if ok {
 				m.fixes = []fix{{msg: mergedFixMessage(g), edits: edits}}
 			}
 		}
@@ -55,15 +67,33 @@ func merge(fs []finding, v *verifier) []finding {
 	return out
 }
 
-// unionOfFixes returns the edits of the preferred fixes of all of g, in text
-// order, an edit two fixes share taken once (the "}" a "{" fix encodes too);
-// it fails when an occurrence has no fix or two edits overlap otherwise.
+// fixesAll reports whether every finding of g has a fix: a merged finding
+// is fixed whole or not at all, since a fix that left some of it would
+// leave the finding too.
+func fixesAll(g []finding) bool {
+	for _, f := range g {
+		if len(f.fixes) == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// places returns where the findings of g are, for verify.
+func places(g []finding) []place {
+	out := make([]place, len(g))
+	for i, f := range g {
+		out[i] = place{f.code, f.start}
+	}
+	return out
+}
+
+// unionOfFixes returns the edits of the preferred fixes of all of g (which
+// all have one), in text order, an edit two fixes share taken once (the "}"
+// a "{" fix encodes too); it fails when two edits overlap otherwise.
 func unionOfFixes(g []finding) ([]edit, bool) {
 	var edits []edit
 	for _, f := range g {
-		if len(f.fixes) == 0 {
-			return nil, false
-		}
 		edits = append(edits, f.fixes[0].edits...)
 	}
 	sort.SliceStable(edits, func(i, j int) bool { return edits[i].start < edits[j].start })
@@ -111,12 +141,26 @@ func mergedMessage(text string, g []finding) string {
 
 // mergedFixMessage words the union of the fixes of g.
 func mergedFixMessage(g []finding) string {
+	if len(g) == 1 {
+		return g[0].fixes[0].msg
+	}
 	switch g[0].code {
 	case codeUnsafeChar:
 		return "percent-encode the unsafe characters"
 	case codeBadEscape:
 		return `encode each "%" that starts no escape as %25`
 	case codeNonASCII:
+		encode, punycode := false, false
+		for _, f := range g {
+			punycode = punycode || strings.HasPrefix(f.fixes[0].msg, "convert the label")
+			encode = encode || strings.HasPrefix(f.fixes[0].msg, "percent-encode")
+		}
+		switch {
+		case encode && punycode:
+			return "convert the host name to punycode and percent-encode the other non-ascii characters"
+		case punycode:
+			return "convert the host name labels to punycode"
+		}
 		return "percent-encode the non-ascii characters"
 	}
 	var msgs []string

@@ -8,16 +8,17 @@ import (
 	"github.com/urlls/urlls/analysis/scan"
 )
 
-// Options configures the checks. It is empty for now: the severity policy
-// (strict mode) is the front ends' business, through Catalog.
-type Options struct{}
-
 // CheckURL returns the findings for one candidate URL of doc, in document
 // order. It works on c.Text, the URL as the document means it, and maps every
 // span and fix edit back to document byte offsets inside [c.Start, c.End).
-// Every fix offered has been tried: applying it removes its finding and
-// introduces no RFC 1738 violation (no new finding of a code that is an
-// error by default or under strict mode).
+// The findings of one code are merged into one (merge). Every fix offered
+// has been tried: applying it removes its finding and introduces no RFC 1738
+// violation (no new finding of a code that is an error by default or under
+// strict mode; one the fix of a scheme or its "://" only lets the parse
+// reach does not count, see verifier.exposed). A fix is not offered when
+// trying it would exceed the budget of the URL (verifyBudget), when it
+// would touch a placeholder, or, for a merged finding, when any of its
+// occurrences has none.
 func CheckURL(doc []byte, c scan.Candidate) []Diagnostic {
 	fs := check(c.Text, readingOf(doc, &c))
 	if len(fs) == 0 {
@@ -86,24 +87,9 @@ func unrendered(text string, f *finding) {
 			return
 		}
 	}
-	if parser.Scheme(start) == "" && !strings.ContainsAny(start, "/#.") && !fileNameEnd(text) {
+	if parser.Scheme(start) == "" && !strings.ContainsAny(start, "/#.") && !scan.FileNameEnd(text) {
 		f.fixes = nil
 	}
-}
-
-// fileNameEnd reports whether text ends with a file name extension ("my
-// notes.md"): a path with white space in it.
-func fileNameEnd(text string) bool {
-	dot := strings.LastIndexByte(text, '.')
-	if dot < 0 || len(text)-dot-1 < 1 || len(text)-dot-1 > 5 {
-		return false
-	}
-	for i := dot + 1; i < len(text); i++ {
-		if !isAlnum(text[i]) {
-			return false
-		}
-	}
-	return true
 }
 
 // CheckDocument scans doc for the LSP language id lang (scan.Scan) and checks
@@ -148,15 +134,6 @@ func check(text string, rd reading) []finding {
 		before[place{f.code, f.start}] = true
 	}
 	v := verifier{text: text, rd: rd, stop: stop, before: before, budget: verifyBudget}
-	for i := range fs {
-		var kept []fix
-		for _, fx := range fs[i].fixes {
-			if v.verify([]place{{fs[i].code, fs[i].start}}, fx.edits) {
-				kept = append(kept, fx)
-			}
-		}
-		fs[i].fixes = kept
-	}
 	return merge(fs, &v)
 }
 
@@ -182,7 +159,11 @@ type verifier struct {
 // fix behind a syntax error would look harmless whatever it wrote, and
 // fixing the syntax error would reveal the damage.
 func (v *verifier) verify(gone []place, edits []edit) bool {
-	if v.budget -= len(v.text) + 16; v.budget < 0 {
+	grown := 0
+	for _, e := range edits {
+		grown += len(e.text)
+	}
+	if v.budget -= len(v.text) + grown + 16; v.budget < 0 {
 		return false
 	}
 	for _, e := range edits {
@@ -202,11 +183,42 @@ func (v *verifier) verify(gone []place, edits []edit) bool {
 				return false
 			}
 		}
-		if violation(g.code) && !v.before[place{g.code, at}] {
+		if violation(g.code) && !v.before[place{g.code, at}] && !v.exposed(g, edits) {
 			return false
 		}
 	}
 	return true
+}
+
+// exposed reports whether g, a finding of the fixed text, was there all
+// along and only the fix let the syntax parse see it: a
+// syntax-phase finding (syntax, rfc1738-unsafe) of a URL whose scheme or
+// "://" the fix changed, so that another production judges it now, and not
+// in the text the fix wrote. Fixing "htps" must not be refused because the
+// https production then sees a "/" in the query that genericurl never
+// looked at. A fix elsewhere gets no such leniency: decoding an escape in a
+// host that lets the parse reach a bad port is refused, as the writer would
+// see an error appear where none was.
+func (v *verifier) exposed(g finding, edits []edit) bool {
+	if g.code != codeSyntax && g.code != codeRFC1738Unsafe {
+		return false
+	}
+	// The scheme and its separator end at the first ":" or "/" ("https//"
+	// has no ":").
+	schemeEnd := len(v.text)
+	if k := strings.IndexAny(v.text, ":/"); k >= 0 {
+		schemeEnd = k
+	}
+	shift, scheme := 0, false
+	for _, e := range edits {
+		ns := e.start + shift
+		if g.start >= ns && g.start < ns+len(e.text) {
+			return false // the fix wrote it
+		}
+		shift += len(e.text) - (e.end - e.start)
+		scheme = scheme || e.start <= schemeEnd
+	}
+	return scheme
 }
 
 // applyEdits applies edits, in text order and not overlapping, to text.

@@ -141,3 +141,13 @@ func TestPlainTextAsciiDoc(t *testing.T) {
 		{"one bracket is no AsciiDoc", "plaintext", "⟦http://foo.com/blah_blah_[other]⟧ and plain text\n", []w{{}}},
 	})
 }
+
+// TestHTMLCode: bare URLs in HTML code elements are examples; an unclosed
+// inline code element ends with its block.
+func TestHTMLCode(t *testing.T) {
+	runScanCases(t, []scanCase{
+		{"pre and code", "html", "<pre>curl http://localhost:port/</pre> <p><code>http://a.b/%zz</code> ⟦http://c.org/⟧</p>", []w{{}}},
+		{"attributes in code are checked", "html", `<pre><a href="⟦http://d.org/⟧">d</a> http://e.org/</pre>`, []w{{ctx: Attr, rel: true}}},
+		{"unclosed code ends with its block", "html", "<p><code>x http://f.org/</p><p>⟦http://g.org/⟧</p>", []w{{}}},
+	})
+}

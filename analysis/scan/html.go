@@ -96,8 +96,10 @@ func (sc *scanner) scanHTML(a, b int) {
 			if n := doc[t.ns:t.ne]; equalFold(n, "a") || blockEnds[string(lowerASCII(n))] {
 				inA = false // a block's end tag ends an unclosed <a> too
 			}
-			if codeElements[string(lowerASCII(doc[t.ns:t.ne]))] && code > 0 {
+			if n := string(lowerASCII(doc[t.ns:t.ne])); codeElements[n] && code > 0 {
 				code--
+			} else if blockEnds[n] && n != "pre" {
+				code = 0 // an unclosed <code> or <kbd> ends with its block
 			}
 			next = t.end
 		case c == '/':

@@ -1263,17 +1263,23 @@ func looksLikeDest(d []byte) bool {
 	if indexByte(first, '/') >= 0 || bytes.Contains(d, []byte("://")) {
 		return true
 	}
-	// A file name extension: "." and 1 to 5 letters or digits, one a letter.
-	dot := bytes.LastIndexByte(d, '.')
-	if dot <= 0 || len(d)-dot-1 < 1 || len(d)-dot-1 > 5 || d[dot-1] == ' ' {
+	return FileNameEnd(string(d))
+}
+
+// FileNameEnd reports whether s ends with a file name extension: "." after
+// a character that is not white space, then 1 to 5 letters or digits, one
+// a letter ("my notes.md", "v1.2.tar.gz"; not "costs 1.50").
+func FileNameEnd(s string) bool {
+	dot := strings.LastIndexByte(s, '.')
+	if dot <= 0 || len(s)-dot-1 < 1 || len(s)-dot-1 > 5 || s[dot-1] == ' ' {
 		return false
 	}
 	letter := false
-	for _, c := range d[dot+1:] {
-		if !isAlnum(c) {
+	for i := dot + 1; i < len(s); i++ {
+		if !isAlnum(s[i]) {
 			return false
 		}
-		letter = letter || isAlpha(c)
+		letter = letter || isAlpha(s[i])
 	}
 	return letter
 }
