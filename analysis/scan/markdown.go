@@ -208,19 +208,8 @@ func lineEnd(doc []byte, ls, b int) (le, next int) {
 // indent returns the column of the first non-blank character at or after
 // p (tabs stop every 4 columns) and its offset.
 func indent(doc []byte, p, le int) (int, int) {
-	col := 0
-	for p < le {
-		switch doc[p] {
-		case ' ':
-			col++
-		case '\t':
-			col += 4 - col%4
-		default:
-			return col, p
-		}
-		p++
-	}
-	return col, p
+	q, col := nonSpace(doc, cursor{p: p}, le)
+	return col, q
 }
 
 // nonSpace returns the first byte at or after c that is not a space or a

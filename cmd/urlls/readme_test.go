@@ -67,48 +67,44 @@ func TestReadmeCatalog(t *testing.T) {
 	}
 }
 
-// TestReadmeQuickStart: the output README.md shows for the quick start's
-// first command is what urlls prints.
-func TestReadmeQuickStart(t *testing.T) {
+// readmeShows checks that README.md shows, after the line "$ urlls ARGS",
+// what urlls prints for those arguments (run from the repository's root)
+// and that it exits with code.
+func readmeShows(t *testing.T, code int, args ...string) {
+	t.Helper()
 	data, err := os.ReadFile("../../README.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	const cmdLine = "$ urlls check testdata/demo\n"
+	cmdLine := "$ urlls " + strings.Join(args, " ") + "\n"
 	i := strings.Index(string(data), cmdLine)
 	if i < 0 {
-		t.Fatal("README.md does not show the output of urlls check testdata/demo")
+		t.Fatalf("README.md does not show the output of %q", strings.TrimSpace(cmdLine))
 	}
 	shown, _, _ := strings.Cut(string(data[i+len(cmdLine):]), "```")
-	out, _, code := urlls(t, "check", "../../testdata/demo")
-	if code != 1 {
-		t.Errorf("exit %d, README says 1", code)
+	for k, a := range args {
+		if strings.HasPrefix(a, "testdata/") {
+			args[k] = "../../" + a
+		}
 	}
-	if got := strings.ReplaceAll(out, "../../", ""); got != shown {
-		t.Errorf("README shows\n%s\nurlls prints\n%s", shown, got)
+	out, _, got := urlls(t, args...)
+	if got != code {
+		t.Errorf("exit %d, README says %d", got, code)
+	}
+	if out = strings.ReplaceAll(out, "../../", ""); out != shown {
+		t.Errorf("README shows\n%s\nurlls prints\n%s", shown, out)
 	}
 }
 
-// TestReadmeReport: the report README.md shows for the demo is what urlls
-// prints.
+// TestReadmeQuickStart: the output README.md shows for the quick start's
+// first command is what urlls prints.
+func TestReadmeQuickStart(t *testing.T) {
+	readmeShows(t, 1, "check", "testdata/demo")
+}
+
+// TestReadmeReport: the README's example of urlls report is what it prints.
 func TestReadmeReport(t *testing.T) {
-	data, err := os.ReadFile("../../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	const cmdLine = "$ urlls report --sample 1 --severity error testdata/demo\n"
-	i := strings.Index(string(data), cmdLine)
-	if i < 0 {
-		t.Fatal("README.md does not show the output of urlls report on testdata/demo")
-	}
-	shown, _, _ := strings.Cut(string(data[i+len(cmdLine):]), "```")
-	out, _, code := urlls(t, "report", "--sample", "1", "--severity", "error", "../../testdata/demo")
-	if code != 0 {
-		t.Errorf("exit %d, README says 0", code)
-	}
-	if got := strings.ReplaceAll(out, "../../", ""); got != shown {
-		t.Errorf("README shows\n%s\nurlls prints\n%s", shown, got)
-	}
+	readmeShows(t, 0, "report", "--sample", "1", "--severity", "error", "testdata/demo")
 }
 
 // TestReadmeUsage: the synopsis of each command in README.md's Usage section
