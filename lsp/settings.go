@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -16,6 +14,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/urlls/urlls/analysis/config"
+	"github.com/urlls/urlls/internal/fileio"
 )
 
 // settings are what the client told the server: its capabilities and its
@@ -58,18 +57,18 @@ func (st *settings) capabilities(p *protocol.InitializeParams) {
 	}
 }
 
-// workspaceFolders returns the directories of the workspace, for finding
-// .urlls.json when a document is not under a directory that has one.
+// workspaceFolders returns the directories of the workspace: outside a
+// repository, the lookup of .urlls.json stops at the folder of a document.
 func workspaceFolders(p *protocol.InitializeParams) []string {
 	var dirs []string
 	for _, f := range p.WorkspaceFolders {
 		if d, ok := filePath(protocol.DocumentURI(f.URI)); ok {
-			dirs = append(dirs, d)
+			dirs = append(dirs, filepath.Clean(d))
 		}
 	}
 	if len(dirs) == 0 && p.RootURI != "" {
 		if d, ok := filePath(protocol.DocumentURI(p.RootURI)); ok {
-			dirs = append(dirs, d)
+			dirs = append(dirs, filepath.Clean(d))
 		}
 	}
 	return dirs
@@ -122,16 +121,20 @@ func (st *settings) setClient(source string, v any) error {
 }
 
 // configFor returns the configuration of a document: the nearest
-// .urlls.json upward from its directory (as urlls check reads it),
-// overridden by initializationOptions, overridden by workspace/configuration.
-// A broken .urlls.json is reported through the error and otherwise ignored.
+// .urlls.json upward from its directory that urlls trusts (as urlls check
+// reads it: up to the repository's root, else up to the workspace folder,
+// owned by the user; internal/fileio), overridden by initializationOptions,
+// overridden by workspace/configuration. A broken .urlls.json is reported
+// through the error and otherwise ignored, and so, once, is a file ignored
+// as untrusted.
 func (st *settings) configFor(u protocol.DocumentURI, files *configFiles) (config.Config, error) {
 	var file config.Config
 	var ferr error
 	if path, ok := filePath(u); ok {
-		file, ferr = files.find(filepath.Dir(path))
+		dir := filepath.Dir(path)
+		file, ferr = files.find(dir, fileio.ConfigStop(dir, st.folders...))
 	} else if len(st.folders) > 0 {
-		file, ferr = files.find(st.folders[0])
+		file, ferr = files.find(st.folders[0], st.folders[0])
 	}
 	return file.Merge(st.initOptions).Merge(st.workspace), ferr
 }
@@ -142,6 +145,7 @@ func (st *settings) configFor(u protocol.DocumentURI, files *configFiles) (confi
 type configFiles struct {
 	mu      sync.Mutex
 	entries map[string]configEntry
+	warned  map[string]bool // the warnings given, each given once
 }
 
 type configEntry struct {
@@ -153,17 +157,35 @@ type configEntry struct {
 // configFresh is how long a read configuration file is trusted.
 const configFresh = 2 * time.Second
 
-func (c *configFiles) find(dir string) (config.Config, error) {
+// find returns the configuration in force in dir, looking no higher than
+// stop.
+func (c *configFiles) find(dir, stop string) (config.Config, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if e, ok := c.entries[dir]; ok && time.Since(e.read) < configFresh {
+	key := dir + "\x00" + stop
+	if e, ok := c.entries[key]; ok && time.Since(e.read) < configFresh {
 		return e.cfg, e.err
 	}
-	cfg, err := findConfig(dir)
+	cfg, _, warnings, err := fileio.FindConfig(dir, stop)
 	if c.entries == nil {
 		c.entries = map[string]configEntry{}
 	}
-	c.entries[dir] = configEntry{cfg: cfg, err: err, read: time.Now()}
+	c.entries[key] = configEntry{cfg: cfg, err: err, read: time.Now()}
+	if err == nil {
+		var fresh []string
+		for _, w := range warnings {
+			if !c.warned[w] {
+				if c.warned == nil {
+					c.warned = map[string]bool{}
+				}
+				c.warned[w] = true
+				fresh = append(fresh, w)
+			}
+		}
+		if len(fresh) > 0 {
+			return cfg, errors.New(strings.Join(fresh, "; "))
+		}
+	}
 	return cfg, err
 }
 
@@ -171,25 +193,6 @@ func (c *configFiles) forget() {
 	c.mu.Lock()
 	c.entries = nil
 	c.mu.Unlock()
-}
-
-// findConfig reads the nearest .urlls.json at dir or above.
-func findConfig(dir string) (config.Config, error) {
-	for {
-		name := filepath.Join(dir, config.FileName)
-		data, err := os.ReadFile(name)
-		if err == nil {
-			return config.Parse(name, data)
-		}
-		if !errors.Is(err, fs.ErrNotExist) {
-			return config.Config{}, err
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return config.Config{}, nil
-		}
-		dir = parent
-	}
 }
 
 // DidChangeConfiguration takes new settings, from the notification or by

@@ -1,0 +1,26 @@
+//go:build !unix
+
+package fileio
+
+import (
+	"io/fs"
+	"os"
+)
+
+const oNonblock = 0
+
+func isNotDir(err error) bool { return false }
+
+// Owner returns the user id of the owner of the file that info describes;
+// ok is false where the system has no such thing.
+func Owner(info fs.FileInfo) (uid int, ok bool) { return 0, false }
+
+// ID identifies a file: two names with the same ID are one file.
+type ID struct{ Dev, Ino uint64 }
+
+// FileID returns the ID of the file that info describes; ok is false where
+// the system does not tell.
+func FileID(info fs.FileInfo) (ID, bool) { return ID{}, false }
+
+// Lock would take an exclusive advisory lock on f; there is none here.
+func Lock(f *os.File) error { return nil }

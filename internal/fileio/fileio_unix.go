@@ -1,0 +1,64 @@
+//go:build unix
+
+package fileio
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"syscall"
+)
+
+// oNonblock makes opening a FIFO return at once instead of waiting for a
+// writer; for a regular file it changes nothing.
+const oNonblock = syscall.O_NONBLOCK
+
+func isNotDir(err error) bool { return errors.Is(err, syscall.ENOTDIR) }
+
+// Owner returns the user id of the owner of the file that info describes.
+func Owner(info fs.FileInfo) (uid int, ok bool) {
+	st, ok := info.Sys().(*syscall.Stat_t)
+	if !ok {
+		return 0, false
+	}
+	return int(st.Uid), true
+}
+
+// ID identifies a file: two names with the same ID are one file (hard
+// links, or a name reached through a symbolic link).
+type ID struct{ Dev, Ino uint64 }
+
+// FileID returns the ID of the file that info describes.
+func FileID(info fs.FileInfo) (ID, bool) {
+	st, ok := info.Sys().(*syscall.Stat_t)
+	if !ok {
+		return ID{}, false
+	}
+	return ID{Dev: uint64(st.Dev), Ino: uint64(st.Ino)}, true
+}
+
+// Lock takes an exclusive advisory lock (flock(2)) on f, waiting for
+// another holder to release it; it is released when f is closed. Other
+// urlls processes fixing the same file take it too; programs that do not
+// lock are not kept out by it. A file system without locks is no error.
+func Lock(f *os.File) error {
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return err
+	}
+	var lerr error
+	if err := rc.Control(func(fd uintptr) {
+		for {
+			lerr = syscall.Flock(int(fd), syscall.LOCK_EX)
+			if lerr != syscall.EINTR {
+				return
+			}
+		}
+	}); err != nil {
+		return err
+	}
+	if errors.Is(lerr, syscall.ENOLCK) || errors.Is(lerr, syscall.EOPNOTSUPP) || errors.Is(lerr, syscall.EINVAL) {
+		return nil
+	}
+	return lerr
+}
