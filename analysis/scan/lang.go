@@ -1,6 +1,9 @@
 package scan
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // extLanguages maps a lower-case file extension to its LSP language id
 // (the ids of VS Code's built-in languages where there is one).
@@ -79,4 +82,32 @@ func LanguageForPath(name string) string {
 		return "plaintext" // README, LICENSE, and dotfiles without a language
 	}
 	return extLanguages[lname[i:]]
+}
+
+// KnownLanguage reports whether lang (an LSP language id, in any case) is
+// one Scan knows: a markup language, a language whose comments and strings
+// it reads, plain text, or the language of a file extension or name that
+// LanguageForPath knows (read as plain text when Scan has no syntax for
+// it). Any other id is read as plain text too, but is more likely a typo.
+func KnownLanguage(lang string) bool {
+	return slices.Contains(Languages(), strings.ToLower(lang))
+}
+
+// Languages returns the language ids KnownLanguage knows, sorted.
+func Languages() []string {
+	var ids []string
+	for id := range markupKinds {
+		ids = append(ids, id)
+	}
+	for id := range languages {
+		ids = append(ids, id)
+	}
+	for _, id := range extLanguages {
+		ids = append(ids, id)
+	}
+	for _, id := range nameLanguages {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	return slices.Compact(ids)
 }

@@ -286,17 +286,21 @@ const (
 	kindAsciiDoc
 )
 
+// markupKinds are the languages read as markup, by their LSP ids and the
+// names users give them.
+var markupKinds = map[string]langKind{
+	"markdown": kindMarkdown, "mdx": kindMarkdown,
+	"html": kindHTML, "xhtml": kindHTML, "xml": kindHTML, "xsl": kindHTML, "svg": kindHTML, "vue": kindHTML,
+	"svelte": kindHTML, "vue-html": kindHTML, "django-html": kindHTML, "handlebars": kindHTML, "razor": kindHTML,
+	"restructuredtext": kindRST, "rst": kindRST,
+	"asciidoc": kindAsciiDoc, "adoc": kindAsciiDoc,
+	"plaintext": kindText,
+}
+
 func languageKind(lang string) (langKind, *syntax) {
 	lang = strings.ToLower(lang)
-	switch lang {
-	case "markdown", "mdx":
-		return kindMarkdown, nil
-	case "html", "xhtml", "xml", "xsl", "svg", "vue", "svelte", "vue-html", "django-html", "handlebars", "razor":
-		return kindHTML, nil
-	case "restructuredtext", "rst":
-		return kindRST, nil
-	case "asciidoc", "adoc":
-		return kindAsciiDoc, nil
+	if k, ok := markupKinds[lang]; ok {
+		return k, nil
 	}
 	if sy, ok := languages[lang]; ok {
 		return kindCode, sy
