@@ -5,8 +5,9 @@ import (
 	"errors"
 	"io"
 	"net/http"
-	"os"
 	"strings"
+
+	"github.com/urlls/urlls/internal/fileio"
 )
 
 // sniffLen is how much of a file decides whether it is binary: git looks for
@@ -68,10 +69,14 @@ func binaryKind(head []byte) string {
 		return mime
 	}
 	if bytes.IndexByte(head, 0) >= 0 {
-		return "NUL bytes"
+		return nulKind
 	}
 	return ""
 }
+
+// nulKind is the kind of a file with a NUL byte and no other sign of
+// binary data.
+const nulKind = "NUL bytes"
 
 // utf16Kind is the kind of a file in UTF-16 with a byte order mark: text,
 // but not text urlls reads.
@@ -170,30 +175,53 @@ var signatures = []signature{
 
 // readDocument reads the file at path, or stdin for "-", unless its first
 // bytes show binary data: then it returns the kind of data (binaryKind) and
-// reads no further, so that a walk over a tree of videos costs little.
-func readDocument(path string, stdin io.Reader) (doc []byte, kind string, err error) {
-	var r io.Reader = stdin
-	if path != "-" {
-		f, err := os.Open(path)
+// reads no further, so that a walk over a tree of videos costs little. A
+// file named on the command line (named) is read whole when its only sign
+// of binary data is a NUL byte: the user asked for it, and a text with a
+// stray NUL is worth checking (the language server checks it too); one in
+// a binary format or in UTF-16 is not read.
+//
+// Only a regular file is read (a FIFO, a socket or a device is refused
+// with a *fileio.NotRegularError before it is opened), and no more than
+// limit bytes: a longer file or input is a *fileio.TooLargeError, having
+// cost no more than limit+1 bytes of memory.
+func readDocument(path string, stdin io.Reader, limit int64, named bool) (doc []byte, kind string, err error) {
+	name := path
+	r := stdin
+	if path == "-" {
+		name = stdinName
+	} else {
+		f, info, err := fileio.OpenRegular(path)
 		if err != nil {
 			return nil, "", err
 		}
 		defer f.Close()
+		if info.Size() > limit {
+			return nil, "", &fileio.TooLargeError{Path: path, Limit: limit}
+		}
 		r = f
 	}
 	head := make([]byte, sniffLen)
 	n, err := io.ReadFull(r, head)
 	head = head[:n]
-	switch {
-	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
-		return head, binaryKind(head), nil
-	case err != nil:
+	end := errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF)
+	if err != nil && !end {
 		return nil, "", err
 	}
-	if kind := binaryKind(head); kind != "" {
+	if int64(n) > limit {
+		return nil, "", &fileio.TooLargeError{Path: name, Limit: limit}
+	}
+	if kind := binaryKind(head); kind != "" && !(named && kind == nulKind) {
 		return nil, kind, nil
 	}
-	rest, err := io.ReadAll(r)
+	if end {
+		return head, "", nil
+	}
+	rest, err := fileio.ReadLimited(r, name, limit-int64(n))
+	var tl *fileio.TooLargeError
+	if errors.As(err, &tl) {
+		return nil, "", &fileio.TooLargeError{Path: name, Limit: limit}
+	}
 	if err != nil {
 		return nil, "", err
 	}

@@ -113,7 +113,9 @@ func TestBinaryKind(t *testing.T) {
 }
 
 // TestCheckBinary: binary files are skipped silently in a walk, and named on
-// standard error, without failing the run, when given by name.
+// standard error, without failing the run, when given by name; a file whose
+// only sign of binary data is a NUL byte is checked when given by name (as
+// the language server checks it), never skipped silently.
 func TestCheckBinary(t *testing.T) {
 	bins := binaryFiles(t)
 	files := map[string]string{"ok.md": "fine http://example.org/\n"}
@@ -131,6 +133,12 @@ func TestCheckBinary(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			path := filepath.Join(dir, "bin", name)
 			out, errOut, code := urlls(t, "check", path, filepath.Join(dir, "ok.md"))
+			if f.kind == nulKind {
+				if code != 1 || !strings.HasPrefix(out, path+":") || !strings.Contains(out, "[bad-escape]") || errOut != "" {
+					t.Errorf("exit %d, stdout %q, stderr %q; want the file checked", code, out, errOut)
+				}
+				return
+			}
 			want := "urlls: check: " + path + ": binary file (" + f.kind + "), not checked\n"
 			if f.kind == utf16Kind {
 				want = "urlls: check: " + path + ": UTF-16 text, not checked (urlls reads UTF-8)\n"

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"flag"
 	"fmt"
@@ -11,10 +12,12 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"syscall"
 
 	"github.com/urlls/urlls/analysis/checks"
 	"github.com/urlls/urlls/analysis/config"
 	"github.com/urlls/urlls/analysis/scan"
+	"github.com/urlls/urlls/internal/fileio"
 )
 
 // stdinName is how findings in standard input name their file.
@@ -27,13 +30,37 @@ type selectFlags struct {
 	lang    string
 	config  string
 	include patternList
+	maxSize sizeFlag
 }
+
+// defaultMaxSize is the size of the largest file checked unless --max-size
+// says otherwise: far above any document written by hand, and above the
+// generated ones (an API reference of 50 MB checks in seconds and takes
+// about 15 bytes of memory per byte), yet it stops /dev/zero, logs and
+// dumps from taking the memory of the machine.
+const defaultMaxSize = 64 << 20
 
 func (f *selectFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.strict, "strict", false, "make every RFC 1738 violation an error")
 	fs.StringVar(&f.lang, "lang", "", "the language of every file (markdown, html, plaintext or an LSP language id); by default the file extension decides")
 	fs.StringVar(&f.config, "config", "", "use this configuration `file` instead of the "+config.FileName+" files found upward from each file")
 	fs.Var(&f.include, "include", "also check the files matching this `glob` (gitignore syntax, relative to the current directory) in directory walks, which check only documents by default; repeatable")
+	f.maxSize = defaultMaxSize
+	fs.Var(&f.maxSize, "max-size", "do not check a file larger than `SIZE` (bytes, or with K, M or G: 16M, 1G); default 64M")
+}
+
+// sizeFlag is a size in bytes, given as 4096, 16K, 64M or 1GiB.
+type sizeFlag int64
+
+func (s *sizeFlag) String() string { return fileio.FormatSize(int64(*s)) }
+
+func (s *sizeFlag) Set(v string) error {
+	n, err := fileio.ParseSize(v)
+	if err != nil {
+		return err
+	}
+	*s = sizeFlag(n)
+	return nil
 }
 
 // patternList is a repeatable flag.
@@ -67,12 +94,21 @@ type fileResult struct {
 	urls     int // the candidate URLs scan found
 	findings []config.Finding
 	err      error  // an I/O or configuration error: the file was not checked
+	fixErr   error  // --fix could not write the file: the findings are those of the file as it is
 	binary   string // the kind of binary data (binaryKind) when the file was not checked for it
 }
 
 // target is a file to check.
 type target struct {
-	path string
+	path string // as the user named it, or under the name of the directory named
+	// abs is the absolute path of the file, its directories' symbolic
+	// links resolved: where its configuration and ignore files are looked
+	// for. "" for standard input.
+	abs string
+	// top is where the lookup of its configuration stops outside a
+	// repository: the directory named on the command line, the directory
+	// of the file named, or the current directory for standard input.
+	top string
 	// named is true for a file named on the command line (or standard
 	// input), false for one a directory walk found.
 	named bool
@@ -83,7 +119,7 @@ func runCheck(e *env, cmd *command, args []string) int {
 	var f checkFlags
 	fs.StringVar(&f.format, "format", "text", "output `format`: text, json, sarif or github")
 	f.selectFlags.register(fs)
-	fs.BoolVar(&f.fix, "fix", false, "apply the preferred fix of every finding in place, then report what is left")
+	fs.BoolVar(&f.fix, "fix", false, "apply the preferred fix of every error and warning in place, then report what is left")
 	paths, code, done := e.parse(cmd, fs, args)
 	if done {
 		return code
@@ -101,10 +137,14 @@ func runCheck(e *env, cmd *command, args []string) int {
 	}
 	c, err := newChecker(f.selectFlags)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "urlls: check: %s\n", message(err.Error()))
-		return exitUsage
+		return e.checkerError(cmd, fs, err)
 	}
 	c.fix = f.fix
+	if c.fix {
+		// A kill while a file is being written waits for the write to end
+		// (fix.go).
+		defer holdSignals()()
+	}
 	ok, ioErrors := c.run(e, cmd, paths)
 	if err := writeFindings(e.stdout, f.format, ok); err != nil {
 		fmt.Fprintf(e.stderr, "urlls: check: %s\n", message(err.Error()))
@@ -139,10 +179,17 @@ type checker struct {
 	explicit    bool            // --config was given
 	fixedConfig *dirConfig      // its configuration
 	include     *includeMatcher // --include, relative to the current directory
+	cwd         string          // the current directory, symbolic links resolved
 
-	mu      sync.Mutex
-	configs map[string]*dirConfig // by absolute directory
+	mu       sync.Mutex
+	configs  map[configKey]*dirConfig
+	warnings []string // about the configuration files ignored, each once
+	warned   map[string]bool
 }
+
+// configKey is a directory whose configuration was looked up, and the
+// directory where the lookup stops.
+type configKey struct{ dir, stop string }
 
 // dirConfig is the configuration in force in a directory.
 type dirConfig struct {
@@ -152,11 +199,34 @@ type dirConfig struct {
 	err     error
 }
 
-// newChecker reads --config and compiles --include.
+// usageErr is a bad command line found after parsing it.
+type usageErr struct{ msg string }
+
+func (u *usageErr) Error() string { return u.msg }
+
+// checkerError reports what newChecker returned: a usage error with the
+// usage, any other on one line. It returns the exit code.
+func (e *env) checkerError(cmd *command, fs *flag.FlagSet, err error) int {
+	var ue *usageErr
+	if errors.As(err, &ue) {
+		return e.usageError(cmd, fs, "%s", ue.msg)
+	}
+	fmt.Fprintf(e.stderr, "urlls: %s: %s\n", cmd.name, message(err.Error()))
+	return exitUsage
+}
+
+// newChecker reads --config, compiles --include and checks --lang.
 func newChecker(f selectFlags) (*checker, error) {
-	c := &checker{flags: f, configs: map[string]*dirConfig{}}
+	c := &checker{flags: f, configs: map[configKey]*dirConfig{}, warned: map[string]bool{}}
+	wd, err := os.Getwd()
+	if err != nil {
+		return nil, err
+	}
+	c.cwd = realDir(wd)
 	if f.config != "" {
-		data, err := os.ReadFile(f.config)
+		// Named by the user, the file is trusted whoever owns it; it must
+		// still be a regular file of a sensible size.
+		data, _, err := fileio.ReadRegular(f.config, fileio.ConfigMaxSize)
 		if err != nil {
 			return nil, pathError(f.config, err)
 		}
@@ -172,20 +242,46 @@ func newChecker(f selectFlags) (*checker, error) {
 		c.fixedConfig = &dirConfig{cfg: cfg, include: newIncludeMatcher(filepath.Dir(abs), cfg.Include)}
 	}
 	if len(f.include) > 0 {
-		wd, err := os.Getwd()
-		if err != nil {
-			return nil, err
-		}
 		c.include = newIncludeMatcher(wd, f.include)
+	}
+	if f.lang != "" && !scan.KnownLanguage(f.lang) && !c.configuredLanguage(f.lang) {
+		return nil, &usageErr{fmt.Sprintf("unknown language %s for --lang (known: %s; or a language id that the configuration's \"languages\" names)",
+			oneLine(f.lang), strings.Join(scan.Languages(), ", "))}
 	}
 	return c, nil
 }
 
+// configuredLanguage reports whether lang is a language of the
+// configuration in force in the current directory: a user may map an
+// extension to a language id urlls does not know (and reads as plain text).
+func (c *checker) configuredLanguage(lang string) bool {
+	cfg, err := c.configFor(target{path: "-", abs: "", top: c.cwd})
+	if err != nil {
+		return false
+	}
+	for _, l := range cfg.Languages {
+		if strings.EqualFold(l, lang) {
+			return true
+		}
+	}
+	return false
+}
+
+// realDir returns dir (absolute) with its symbolic links resolved, or dir
+// when they cannot be.
+func realDir(dir string) string {
+	if r, err := filepath.EvalSymlinks(dir); err == nil {
+		return r
+	}
+	return filepath.Clean(dir)
+}
+
 // run checks the files and directories of paths, in parallel, and returns
 // the results of the files it checked, in order, after printing on stderr
-// the errors (which it counts) and the binary files named by the user.
+// the errors (which it counts), the notices about what it skipped and the
+// warnings about the configuration files it ignored.
 func (c *checker) run(e *env, cmd *command, paths []string) (ok []fileResult, ioErrors int) {
-	files, walkErrs := c.collect(paths)
+	files, walkErrs, notices := c.collect(paths)
 	results := make([]fileResult, len(files))
 	var wg sync.WaitGroup
 	next := make(chan int)
@@ -194,8 +290,7 @@ func (c *checker) run(e *env, cmd *command, paths []string) (ok []fileResult, io
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				results[i] = c.checkFile(files[i].path, e.stdin)
-				results[i].named = files[i].named
+				results[i] = c.checkFile(files[i], e.stdin)
 			}
 		}()
 	}
@@ -208,6 +303,12 @@ func (c *checker) run(e *env, cmd *command, paths []string) (ok []fileResult, io
 	ioErrors = len(walkErrs)
 	for _, err := range walkErrs {
 		fmt.Fprintf(e.stderr, "urlls: %s: %s\n", cmd.name, message(err.Error()))
+	}
+	for _, n := range notices {
+		fmt.Fprintf(e.stderr, "urlls: %s: %s\n", cmd.name, message(n))
+	}
+	for _, w := range c.warnings {
+		fmt.Fprintf(e.stderr, "urlls: %s: warning: %s\n", cmd.name, message(w))
 	}
 	for _, r := range results {
 		switch {
@@ -223,6 +324,11 @@ func (c *checker) run(e *env, cmd *command, paths []string) (ok []fileResult, io
 				fmt.Fprintf(e.stderr, "urlls: %s: %s\n", cmd.name, message(skipNotice(r.path, r.binary)))
 			}
 		default:
+			if r.fixErr != nil {
+				// Not fixed: its findings are reported as they are.
+				ioErrors++
+				fmt.Fprintf(e.stderr, "urlls: %s: %s\n", cmd.name, message(r.fixErr.Error()))
+			}
 			ok = append(ok, r)
 		}
 	}
@@ -232,105 +338,73 @@ func (c *checker) run(e *env, cmd *command, paths []string) (ok []fileResult, io
 // collect expands the command line into files, in order, without
 // duplicates: each path named, and the files a directory walk selects
 // (walk.go). A path that does not exist is an error; the others are still
-// checked.
-func (c *checker) collect(paths []string) (files []target, errs []error) {
+// checked. A file reached twice, under two names (a hard link, a symbolic
+// link to a directory named too), is checked once, under the first.
+func (c *checker) collect(paths []string) (files []target, errs []error, notices []string) {
 	seen := map[string]int{}
-	add := func(p string, named bool) {
-		if i, ok := seen[p]; ok {
-			files[i].named = files[i].named || named
+	seenID := map[fileio.ID]int{}
+	add := func(t target, info fs.FileInfo) {
+		i, ok := seen[t.path]
+		if !ok && info != nil {
+			if id, ok2 := fileio.FileID(info); ok2 {
+				i, ok = seenID[id]
+				if !ok {
+					seenID[id] = len(files)
+				}
+			}
+		}
+		if ok {
+			files[i].named = files[i].named || t.named
 			return
 		}
-		seen[p] = len(files)
-		files = append(files, target{path: p, named: named})
+		seen[t.path] = len(files)
+		files = append(files, t)
 	}
+	walked := map[fileio.ID]bool{}
 	for _, p := range paths {
 		if p == "-" {
-			add(p, true)
+			add(target{path: p, top: c.cwd, named: true}, nil)
 			continue
 		}
 		info, err := os.Stat(p)
+		if err != nil {
+			if errors.Is(err, syscall.ELOOP) {
+				errs = append(errs, fmt.Errorf("%s: a loop of symbolic links, not checked", p))
+			} else {
+				errs = append(errs, pathError(p, err))
+			}
+			continue
+		}
+		abs, err := filepath.Abs(p)
 		if err != nil {
 			errs = append(errs, pathError(p, err))
 			continue
 		}
 		if !info.IsDir() {
-			add(p, true)
+			// Even a FIFO or a device: checkFile refuses it, with a message.
+			dir := realDir(filepath.Dir(abs))
+			add(target{path: p, abs: filepath.Join(dir, filepath.Base(abs)), top: dir, named: true}, info)
 			continue
 		}
-		errs = append(errs, c.walk(p, func(path string) { add(path, false) })...)
-	}
-	return files, errs
-}
-
-// walk calls add for each file of the directory p that a walk checks.
-func (c *checker) walk(p string, add func(string)) (errs []error) {
-	abs, err := filepath.Abs(p)
-	if err != nil {
-		return []error{pathError(p, err)}
-	}
-	start, err := walkStart(abs)
-	if err != nil {
-		return []error{err}
-	}
-	// The ignore state of each directory walked, by its path.
-	states := map[string]*ignoreState{}
-	err = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
+		// A directory, or a symbolic link to one: the walk goes through
+		// the directory it names, and reports the files under the name
+		// given. The same directory named twice is walked once.
+		if id, ok := fileio.FileID(info); ok {
+			if walked[id] {
+				continue
+			}
+			walked[id] = true
+		}
+		real, err := filepath.EvalSymlinks(abs)
 		if err != nil {
-			errs = append(errs, pathError(path, err))
-			if d != nil && d.IsDir() {
-				return fs.SkipDir
-			}
-			return nil
+			errs = append(errs, pathError(p, err))
+			continue
 		}
-		rel, err := filepath.Rel(p, path)
-		if err != nil {
-			errs = append(errs, pathError(path, err))
-			return nil
-		}
-		pathAbs := filepath.Join(abs, rel)
-		// WalkDir joins (and so cleans) the paths below p: key the states
-		// by clean paths.
-		parent := states[filepath.Dir(path)]
-		if d.IsDir() {
-			if path != p {
-				if skipDirs[d.Name()] || parent.ignored(pathAbs, true) {
-					return fs.SkipDir
-				}
-			} else {
-				parent = start
-			}
-			st, err := parent.with(pathAbs)
-			if err != nil {
-				errs = append(errs, err)
-				return fs.SkipDir
-			}
-			states[filepath.Clean(path)] = st
-			return nil
-		}
-		if !d.Type().IsRegular() || d.Name() == config.FileName || parent.ignored(pathAbs, false) {
-			return nil
-		}
-		if c.selects(path, pathAbs) {
-			add(path)
-		}
-		return nil
-	})
-	if err != nil {
-		errs = append(errs, pathError(p, err))
+		werrs, wnotices := c.walk(p, real, add)
+		errs = append(errs, werrs...)
+		notices = append(notices, wnotices...)
 	}
-	return errs
-}
-
-// selects reports whether a walk checks the file at path (pathAbs, made
-// absolute): a document, or a file the configuration's "include" or
-// --include names.
-func (c *checker) selects(path, pathAbs string) bool {
-	dc := c.dirConfig(filepath.Dir(path))
-	if dc.err != nil {
-		// Check the documents: the error is then reported for them.
-		return isDocument(path, config.Config{})
-	}
-	return isDocument(path, dc.cfg) || dc.include.includes(pathAbs) || c.include.includes(pathAbs)
+	return files, errs, notices
 }
 
 // pathError words an I/O error the way a user reads it: "PATH: no such file".
@@ -342,68 +416,101 @@ func pathError(path string, err error) error {
 	return err
 }
 
-// configFor returns the configuration for a file in dir: --config's, or the
-// nearest .urlls.json upward, or the default.
-func (c *checker) configFor(dir string) (config.Config, error) {
-	dc := c.dirConfig(dir)
+// configFor returns the configuration of the file t: --config's, or the
+// nearest trusted .urlls.json upward, or the default.
+func (c *checker) configFor(t target) (config.Config, error) {
+	dc := c.dirConfig(c.targetDir(t), t.top)
 	return dc.cfg, dc.err
 }
 
-// dirConfig returns the configuration in force in dir: --config's, or the
-// nearest .urlls.json upward, or the default.
-func (c *checker) dirConfig(dir string) *dirConfig {
+// targetDir returns the directory of t where its configuration is looked
+// for first.
+func (c *checker) targetDir(t target) string {
+	if t.abs == "" {
+		return c.cwd // standard input
+	}
+	return filepath.Dir(t.abs)
+}
+
+// configStop returns the directory where the lookup of the configuration
+// of a file in dir (absolute, resolved) stops (internal/fileio): the
+// repository's root; outside a repository, top: the directory named on the
+// command line, the directory of the file named, or the current directory
+// for standard input. So "urlls check /tmp/x/doc.md" reads no /tmp/.urlls.json,
+// wherever it is run from: /tmp is not the user's project.
+func (c *checker) configStop(dir, top string) string {
+	return fileio.ConfigStop(dir, top)
+}
+
+// dirConfig returns the configuration in force in dir (absolute, resolved)
+// for a file whose lookup stops at top's stop (configStop): --config's, or
+// the nearest trusted .urlls.json upward, or the default.
+func (c *checker) dirConfig(dir, top string) *dirConfig {
 	if c.explicit {
 		return c.fixedConfig
 	}
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		return &dirConfig{err: err}
-	}
+	return c.lookup(dir, c.configStop(dir, top))
+}
+
+// lookup returns the configuration of dir, looking no higher than stop.
+func (c *checker) lookup(dir, stop string) *dirConfig {
+	key := configKey{dir, stop}
 	c.mu.Lock()
-	dc, ok := c.configs[abs]
+	dc, ok := c.configs[key]
 	if !ok {
 		dc = &dirConfig{}
-		c.configs[abs] = dc
+		c.configs[key] = dc
 	}
 	c.mu.Unlock()
 	dc.once.Do(func() {
-		name := filepath.Join(abs, config.FileName)
-		data, err := os.ReadFile(name)
+		name := filepath.Join(dir, config.FileName)
+		cfg, found, warning, err := fileio.ReadConfig(name)
+		if warning != "" {
+			c.warn(warning)
+		}
 		switch {
-		case err == nil:
-			dc.cfg, dc.err = config.Parse(name, data)
-			dc.include = newIncludeMatcher(abs, dc.cfg.Include)
-		case errors.Is(err, fs.ErrNotExist):
-			if parent := filepath.Dir(abs); parent != abs {
-				up := c.dirConfig(parent)
+		case err != nil:
+			dc.err = pathError(name, err)
+		case found:
+			dc.cfg = cfg
+			dc.include = newIncludeMatcher(dir, cfg.Include)
+		default:
+			if parent := filepath.Dir(dir); parent != dir && dir != stop && fileio.Within(dir, stop) {
+				up := c.lookup(parent, stop)
 				dc.cfg, dc.include, dc.err = up.cfg, up.include, up.err
 			}
-		default:
-			dc.err = pathError(name, err)
 		}
 	})
 	return dc
 }
 
+// warn records a warning about a configuration file, once.
+func (c *checker) warn(w string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.warned[w] {
+		c.warned[w] = true
+		c.warnings = append(c.warnings, w)
+	}
+}
+
 // checkFile reads and checks one file, and fixes it with --fix.
-func (c *checker) checkFile(path string, stdin io.Reader) fileResult {
-	r := fileResult{path: path}
-	dir := filepath.Dir(path)
-	if path == "-" {
+func (c *checker) checkFile(t target, stdin io.Reader) fileResult {
+	r := fileResult{path: t.path, named: t.named}
+	if t.path == "-" {
 		r.path = stdinName
-		dir = "."
 	}
 	var err error
-	r.doc, r.binary, err = readDocument(path, stdin)
+	r.doc, r.binary, err = readDocument(t.path, stdin, int64(c.flags.maxSize), t.named)
 	if err != nil {
-		r.err = pathError(r.path, err)
+		r.err = readError(r.path, err)
 		return r
 	}
 	if r.binary != "" {
 		r.doc = nil
 		return r
 	}
-	cfg, err := c.configFor(dir)
+	cfg, err := c.configFor(t)
 	if err != nil {
 		r.err = err
 		return r
@@ -411,7 +518,7 @@ func (c *checker) checkFile(path string, stdin io.Reader) fileResult {
 	if c.flags.strict {
 		cfg.Strict = true
 	}
-	lang := languageOf(path, c.flags.lang, cfg)
+	lang := languageOf(t.path, c.flags.lang, cfg)
 	if lang == "" {
 		lang = "plaintext"
 	}
@@ -420,9 +527,9 @@ func (c *checker) checkFile(path string, stdin io.Reader) fileResult {
 	r.findings = cfg.Apply(r.doc, lang, checks.CheckCandidates(r.doc, cands))
 	if c.fix && len(r.findings) > 0 {
 		fixed, n := applyPreferredFixes(r.doc, r.findings)
-		if n > 0 {
-			if err := writeFileAtomic(path, fixed); err != nil {
-				r.err = err
+		if n > 0 && !bytes.Equal(fixed, r.doc) {
+			if err := writeFixed(t.path, r.doc, fixed); err != nil {
+				r.fixErr = err
 				return r
 			}
 			r.doc = fixed
@@ -432,40 +539,27 @@ func (c *checker) checkFile(path string, stdin io.Reader) fileResult {
 	return r
 }
 
+// readError words an error reading a document: what it is, and that the
+// file was not checked.
+func readError(path string, err error) error {
+	var nr *fileio.NotRegularError
+	var tl *fileio.TooLargeError
+	switch {
+	case errors.As(err, &nr):
+		if nr.Mode&fs.ModeNamedPipe != 0 {
+			return fmt.Errorf("%s: not a regular file (%s), not checked (give its content on standard input: urlls check - < %s)", path, fileio.Kind(nr.Mode), path)
+		}
+		return fmt.Errorf("%s: not a regular file (%s), not checked", path, fileio.Kind(nr.Mode))
+	case errors.As(err, &tl):
+		return fmt.Errorf("%s: larger than the size limit of %s, not checked (--max-size raises it)", path, fileio.FormatSize(tl.Limit))
+	}
+	return pathError(path, err)
+}
+
 // applyPreferredFixes applies the fix-all of the findings (config.FixAll:
 // the preferred fix of each error and warning whose edits do not overlap
 // another's), and returns the new document and how many fixes it applied.
 func applyPreferredFixes(doc []byte, findings []config.Finding) ([]byte, int) {
 	edits, n := config.FixAll(findings)
 	return checks.ApplyEdits(doc, edits), n
-}
-
-// writeFileAtomic replaces path's content safely: a temporary file in the
-// same directory, with the same permissions, renamed over the original.
-func writeFileAtomic(path string, data []byte) error {
-	info, err := os.Stat(path)
-	if err != nil {
-		return pathError(path, err)
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".urlls-*")
-	if err != nil {
-		return pathError(path, err)
-	}
-	name := tmp.Name()
-	_, werr := tmp.Write(data)
-	cerr := tmp.Close()
-	if werr == nil {
-		werr = cerr
-	}
-	if werr == nil {
-		werr = os.Chmod(name, info.Mode().Perm())
-	}
-	if werr == nil {
-		werr = os.Rename(name, path)
-	}
-	if werr != nil {
-		os.Remove(name)
-		return fmt.Errorf("%s: could not write the fixed file: %v", path, werr)
-	}
-	return nil
 }

@@ -2,17 +2,16 @@ package main
 
 import (
 	"bytes"
-	"errors"
+	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
 
 	"github.com/urlls/urlls/analysis/config"
 	"github.com/urlls/urlls/analysis/scan"
+	"github.com/urlls/urlls/internal/fileio"
 )
 
 // A directory walk checks what a writer wrote for people to read, and skips
@@ -32,11 +31,18 @@ import (
 //   - files that are not documents (Markdown, reStructuredText, AsciiDoc,
 //     HTML, plain text and the README-like files without an extension),
 //     unless the configuration's "include" or --include names them.
-//   - binary files (binaryKind), found when the file is read.
+//   - binary files (binaryKind), found when the file is read, silently.
+//   - symbolic links, which are not followed (git stores them as links;
+//     what they point to is checked where it is, if the walk gets there),
+//     silently; and FIFOs, sockets and devices, which are not read, with a
+//     notice when the walk would have checked a regular file of that name.
 //
 // A path named on the command line is checked whatever these rules say: a
 // file in any language, even ignored, and a directory even if ignored (its
-// own .gitignore files then apply inside it, those above it do not).
+// own .gitignore files then apply inside it, those above it do not). A
+// directory named through a symbolic link is walked (its files are named
+// under the link); a loop of links is reported, and a directory named
+// twice, under any names, is walked once.
 //
 // The patterns are git's and are matched by go-git's implementation
 // (plumbing/format/gitignore), so that urlls does not grow a gitignore
@@ -61,6 +67,92 @@ var documentNames = map[string]bool{
 	"AUTHORS": true, "MAINTAINERS": true, "THANKS": true, "CREDITS": true, "TODO": true, "INSTALL": true,
 	"LICENSE": true, "LICENCE": true, "COPYING": true, "COPYRIGHT": true, "NOTICE": true, "PATENTS": true,
 	"SECURITY": true, "CODE_OF_CONDUCT": true, "SUPPORT": true, "FAQ": true, "BUGS": true, "HACKING": true,
+}
+
+// walk calls add for each file of the directory p that a walk checks. real
+// is p made absolute with its symbolic links resolved: the directory
+// walked, where the ignore and configuration files are looked for; the
+// files are named under p. It returns the errors met, and notices of the
+// files it would have checked that are not regular files (FIFOs, sockets,
+// devices), which it skips. Symbolic links inside the walk are not
+// followed (as git, which stores them as links): the file or directory
+// they point to is checked where it is, if the walk reaches it.
+func (c *checker) walk(p, real string, add func(target, fs.FileInfo)) (errs []error, notices []string) {
+	start, err := walkStart(real)
+	if err != nil {
+		return []error{err}, nil
+	}
+	display := func(path string) string {
+		rel, err := filepath.Rel(real, path)
+		if err != nil || rel == "." {
+			return p
+		}
+		return filepath.Join(p, rel)
+	}
+	// The ignore state of each directory walked, by its path.
+	states := map[string]*ignoreState{}
+	err = filepath.WalkDir(real, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			errs = append(errs, pathError(display(path), err))
+			if d != nil && d.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		parent := states[filepath.Dir(path)]
+		if d.IsDir() {
+			if path != real {
+				if skipDirs[d.Name()] || parent.ignored(path, true) {
+					return fs.SkipDir
+				}
+			} else {
+				parent = start
+			}
+			st, err := parent.with(path)
+			if err != nil {
+				errs = append(errs, err)
+				return fs.SkipDir
+			}
+			states[path] = st
+			return nil
+		}
+		if d.Name() == config.FileName || parent.ignored(path, false) {
+			return nil
+		}
+		name := display(path)
+		switch t := d.Type(); {
+		case t&fs.ModeSymlink != 0:
+			return nil // not followed
+		case !t.IsRegular():
+			// A FIFO would block the reader, a device never end: say that a
+			// file the walk would have checked was skipped.
+			if c.selects(name, path, real) {
+				notices = append(notices, fmt.Sprintf("%s: not a regular file (%s), skipped", name, fileio.Kind(t)))
+			}
+			return nil
+		}
+		if c.selects(name, path, real) {
+			info, _ := d.Info()
+			add(target{path: name, abs: path, top: real}, info)
+		}
+		return nil
+	})
+	if err != nil {
+		errs = append(errs, pathError(p, err))
+	}
+	return errs, notices
+}
+
+// selects reports whether a walk checks the file at path (abs, its
+// absolute path, resolved; top, the directory walked): a document, or a
+// file the configuration's "include" or --include names.
+func (c *checker) selects(path, abs, top string) bool {
+	dc := c.dirConfig(filepath.Dir(abs), top)
+	if dc.err != nil {
+		// Check the documents: the error is then reported for them.
+		return isDocument(path, config.Config{})
+	}
+	return isDocument(path, dc.cfg) || dc.include.includes(abs) || c.include.includes(abs)
 }
 
 // isDocument reports whether a walk checks the file at path by default. Its
@@ -123,7 +215,7 @@ func (st *ignoreState) ignored(abs string, isDir bool) bool {
 // are its own.
 func (st *ignoreState) with(dir string) (*ignoreState, error) {
 	next := &ignoreState{root: st.root, patterns: st.patterns}
-	if isRepoRoot(dir) && dir != st.root {
+	if fileio.IsRepoRoot(dir) && dir != st.root {
 		next = &ignoreState{root: dir}
 		ps, err := readIgnoreFile(filepath.Join(gitCommonDir(dir), "info", "exclude"), nil)
 		if err != nil {
@@ -156,7 +248,7 @@ func components(root, abs string) []string {
 // repository's root down to dir's parent. Outside a repository, and for a
 // directory the rules above it ignore, the rules start at dir.
 func walkStart(dir string) (*ignoreState, error) {
-	root := repoRoot(dir)
+	root := fileio.RepoRoot(dir)
 	if root == "" {
 		return &ignoreState{root: dir}, nil
 	}
@@ -182,27 +274,12 @@ func walkStart(dir string) (*ignoreState, error) {
 	return st, nil
 }
 
-// repoRoot returns the nearest directory at or above dir that holds .git,
-// or "".
-func repoRoot(dir string) string {
-	for {
-		if isRepoRoot(dir) {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return ""
-		}
-		dir = parent
-	}
-}
+// gitFileMaxSize bounds what is read of a .git file and of a worktree's
+// commondir, which hold one path.
+const gitFileMaxSize = 64 << 10
 
-// isRepoRoot reports whether dir holds .git: a directory, or a file (a
-// worktree or a submodule) that points to one.
-func isRepoRoot(dir string) bool {
-	_, err := os.Lstat(filepath.Join(dir, ".git"))
-	return err == nil
-}
+// ignoreMaxSize bounds the size of an ignore file read.
+const ignoreMaxSize = 16 << 20
 
 // gitCommonDir returns the git directory holding the info/exclude of the
 // repository rooted at root: root/.git, or for a worktree the main
@@ -210,7 +287,7 @@ func isRepoRoot(dir string) bool {
 // DIR/commondir names the shared directory).
 func gitCommonDir(root string) string {
 	dotgit := filepath.Join(root, ".git")
-	data, err := os.ReadFile(dotgit)
+	data, _, err := fileio.ReadRegular(dotgit, gitFileMaxSize)
 	if err != nil { // a directory, or unreadable: take it as it is
 		return dotgit
 	}
@@ -222,7 +299,7 @@ func gitCommonDir(root string) string {
 	if !filepath.IsAbs(gitdir) {
 		gitdir = filepath.Join(root, gitdir)
 	}
-	if common, err := os.ReadFile(filepath.Join(gitdir, "commondir")); err == nil {
+	if common, _, err := fileio.ReadRegular(filepath.Join(gitdir, "commondir"), gitFileMaxSize); err == nil {
 		c := strings.TrimSpace(string(common))
 		if !filepath.IsAbs(c) {
 			c = filepath.Join(gitdir, c)
@@ -238,9 +315,10 @@ func gitCommonDir(root string) string {
 // lines and lines starting with "#" are skipped, and a UTF-8 byte order
 // mark is dropped; the patterns themselves are go-git's to parse.
 func readIgnoreFile(name string, domain []string) ([]gitignore.Pattern, error) {
-	data, err := os.ReadFile(name)
+	// Only a regular file is read (a FIFO would block), of a bounded size.
+	data, _, err := fileio.ReadRegular(name, ignoreMaxSize)
 	// ENOTDIR: info/exclude under a .git that is a file.
-	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
+	if fileio.IsNotExist(err) {
 		return nil, nil
 	}
 	if err != nil {
