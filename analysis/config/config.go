@@ -107,6 +107,10 @@ func (e *Error) Error() string {
 // at the offending value; file names them in messages.
 func Parse(file string, data []byte) (Config, error) {
 	var c Config
+	// A byte order mark, which Windows editors write, is not JSON; RFC 8259
+	// §8.1 lets a parser ignore it. Positions are counted after it, as an
+	// editor shows them.
+	data = bytes.TrimPrefix(data, []byte("\xEF\xBB\xBF"))
 	if len(bytes.TrimSpace(data)) == 0 {
 		return c, nil
 	}
@@ -195,8 +199,9 @@ func (c *Config) merge(file string, data []byte, raw map[string]json.RawMessage)
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
-	at := func(key string, msg string, args ...any) error {
-		line, col := locate(data, key)
+	// at locates an error at the key (or array element) that path names.
+	at := func(path []any, msg string, args ...any) error {
+		line, col := lineCol(data, locate(data, path))
 		return &Error{File: file, Line: line, Col: col, Msg: fmt.Sprintf(msg, args...)}
 	}
 	for _, key := range keys {
@@ -204,54 +209,54 @@ func (c *Config) merge(file string, data []byte, raw map[string]json.RawMessage)
 		switch key {
 		case "strict":
 			if err := json.Unmarshal(v, &c.Strict); err != nil {
-				return at(key, `"strict" must be true or false`)
+				return at([]any{key}, `"strict" must be true or false`)
 			}
 			c.strictSet = true
 		case "severity":
 			var m map[string]string
 			if err := json.Unmarshal(v, &m); err != nil {
-				return at(key, `"severity" must map codes to "error", "warning", "information", "hint" or "off"`)
+				return at([]any{key}, `"severity" must map codes to "error", "warning", "information", "hint" or "off"`)
 			}
 			c.Severity = map[string]Level{}
 			for code, s := range m {
 				if _, ok := checks.Lookup(code); !ok {
-					return at(code, "unknown code %q (known: %s)", code, strings.Join(codeNames(), ", "))
+					return at([]any{key, code}, "unknown code %q (known: %s)", code, strings.Join(codeNames(), ", "))
 				}
 				l, ok := ParseLevel(s)
 				if !ok {
-					return at(code, `severity of %q must be "error", "warning", "information", "hint" or "off", not %q`, code, s)
+					return at([]any{key, code}, `severity of %q must be "error", "warning", "information", "hint" or "off", not %q`, code, s)
 				}
 				c.Severity[code] = l
 			}
 		case "ignore":
 			if err := json.Unmarshal(v, &c.Ignore); err != nil {
-				return at(key, `"ignore" must be a list of URL patterns`)
+				return at([]any{key}, `"ignore" must be a list of URL patterns`)
 			}
 		case "languages":
 			if err := json.Unmarshal(v, &c.Languages); err != nil {
-				return at(key, `"languages" must map file extensions to language ids`)
+				return at([]any{key}, `"languages" must map file extensions to language ids`)
 			}
 			for ext := range c.Languages {
 				if !strings.HasPrefix(ext, ".") {
-					return at(ext, "file extension %q must start with \".\"", ext)
+					return at([]any{key, ext}, "file extension %q must start with \".\"", ext)
 				}
 			}
 		case "include":
 			if err := json.Unmarshal(v, &c.Include); err != nil {
-				return at(key, `"include" must be a list of file patterns`)
+				return at([]any{key}, `"include" must be a list of file patterns`)
 			}
-			for _, p := range c.Include {
+			for i, p := range c.Include {
 				switch {
 				case strings.TrimSpace(p) == "":
-					return at(key, `"include" has an empty pattern`)
+					return at([]any{key, i}, `"include" has an empty pattern`)
 				case strings.HasPrefix(p, "#"):
 					// A .gitignore line starting with "#" is a comment: say
 					// so rather than match it literally or not at all.
-					return at(p, `include pattern %q starts with "#", which makes a comment in gitignore syntax (write \# for a literal #)`, p)
+					return at([]any{key, i}, `include pattern %q starts with "#", which makes a comment in gitignore syntax (write \# for a literal #)`, p)
 				}
 			}
 		default:
-			return at(key, `unknown setting %q (known: "strict", "severity", "ignore", "languages", "include")`, key)
+			return at([]any{key}, `unknown setting %q (known: "strict", "severity", "ignore", "languages", "include")`, key)
 		}
 	}
 	return nil
@@ -265,24 +270,97 @@ func codeNames() []string {
 	return names
 }
 
-// locate finds the line and column of the first occurrence of the JSON
-// string "key" in data: good enough to point at a key or value.
-func locate(data []byte, key string) (int, int) {
-	quoted, _ := json.Marshal(key)
-	i := bytes.Index(data, quoted)
-	if i < 0 {
-		return 1, 1
+// locate returns the offset in data (a JSON object) of what path names:
+// each element is an object key (a string) or an array index (an int), and
+// the offset is that of the last key's name, or of the array element. The
+// last of duplicate keys counts, as it is the one json.Unmarshal keeps. It
+// returns 0 when data holds no such thing.
+//
+// The JSON is read token by token (keys may be written with escapes), not
+// searched for the key's text, which may stand elsewhere too: in a value,
+// or as the key of another object.
+func locate(data []byte, path []any) int {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	// next is the offset where the next token starts: after the previous
+	// one, past white space and the separators the decoder consumes.
+	next := func() int {
+		off := int(dec.InputOffset())
+		for off < len(data) && strings.IndexByte(" \t\r\n,:", data[off]) >= 0 {
+			off++
+		}
+		return off
 	}
-	return lineCol(data, i)
+	found := 0
+	skip := func() bool {
+		var v json.RawMessage
+		return dec.Decode(&v) == nil
+	}
+	// value reads the value that comes next, recording the offset of what
+	// path names inside it.
+	var value func(path []any) bool
+	value = func(path []any) bool {
+		if len(path) == 0 {
+			return skip()
+		}
+		tok, err := dec.Token()
+		if err != nil {
+			return false
+		}
+		switch tok {
+		case json.Delim('{'):
+			for dec.More() {
+				start := next()
+				k, err := dec.Token()
+				if err != nil {
+					return false
+				}
+				if key, ok := path[0].(string); ok && k == key {
+					if len(path) == 1 {
+						found = start
+					}
+					if !value(path[1:]) {
+						return false
+					}
+				} else if !skip() {
+					return false
+				}
+			}
+		case json.Delim('['):
+			for i := 0; dec.More(); i++ {
+				start := next()
+				if idx, ok := path[0].(int); ok && idx == i {
+					if len(path) == 1 {
+						found = start
+					}
+					if !value(path[1:]) {
+						return false
+					}
+				} else if !skip() {
+					return false
+				}
+			}
+		default:
+			return true // a scalar holds nothing
+		}
+		_, err = dec.Token() // the closing delimiter
+		return err == nil
+	}
+	value(path)
+	return found
 }
 
+// lineCol returns the 1-based line and byte column of offset off in data.
+// A line ends at LF, CRLF or a lone CR, as in editors (and LSP).
 func lineCol(data []byte, off int) (int, int) {
 	line, col := 1, 1
-	for _, b := range data[:off] {
-		if b == '\n' {
+	for i, b := range data[:off] {
+		switch {
+		case b == '\n', b == '\r' && (i+1 >= len(data) || data[i+1] != '\n'):
 			line++
 			col = 1
-		} else {
+		case b == '\r':
+			// the CR of a CRLF: the LF ends the line
+		default:
 			col++
 		}
 	}

@@ -37,8 +37,20 @@ func TestParseErrors(t *testing.T) {
 		{"include not a list", "{\n  \"include\": \"*.go\"}", `.urlls.json:2:3: "include" must be a list of file patterns`},
 		{"include of numbers", "{\"include\": [1]}", `.urlls.json:1:2: "include" must be a list of file patterns`},
 		{"include of an object", "{\"include\": {\"*.go\": true}}", `.urlls.json:1:2: "include" must be a list of file patterns`},
-		{"empty include pattern", "{\"include\": [\"*.go\", \" \"]}", `.urlls.json:1:2: "include" has an empty pattern`},
+		{"empty include pattern", "{\"include\": [\"*.go\", \" \"]}", `.urlls.json:1:22: "include" has an empty pattern`},
 		{"include comment", "{\"include\": [\n \"#x.go\"]}", `.urlls.json:2:2: include pattern "#x.go" starts with "#"`},
+		// The key an error is about, not the same text elsewhere.
+		{"key text in a value before it", "{\n  \"ignore\": [\"strict\"],\n  \"strict\": 1\n}", `.urlls.json:3:3: "strict" must be true or false`},
+		{"code as a key elsewhere", "{\"languages\": {\".x\": \"md\"},\n \"severity\": {\n  \"x\": \"off\"}}", `.urlls.json:3:3: unknown code "x"`},
+		{"key written with an escape", "{\n \"str\\u0069ct\": 1}", `.urlls.json:2:2: "strict" must be true or false`},
+		{"the last of duplicate keys", "{\"strict\": true,\n \"strict\": 1}", `.urlls.json:2:2: "strict" must be true or false`},
+		{"the element of a list", "{\"include\": [\n  \"*.go\",\n  \"\"\n]}", `.urlls.json:3:3: "include" has an empty pattern`},
+		// Line breaks as editors count them.
+		{"CR line breaks", "{\r  \"strict\": 1\r}\r", `.urlls.json:2:3: "strict" must be true or false`},
+		{"CRLF line breaks", "{\r\n  \"strict\": 1\r\n}\r\n", `.urlls.json:2:3: "strict" must be true or false`},
+		{"syntax error after CR", "{\r  \"strict\": tru\r}", ".urlls.json:2:16: invalid JSON"},
+		// A byte order mark is not an error, and not a column.
+		{"byte order mark", "\xEF\xBB\xBF{\"strikt\": 1}", `.urlls.json:1:2: unknown setting "strikt"`},
 		{"unknown key names include", "{\"includes\": []}", `.urlls.json:1:2: unknown setting "includes" (known: "strict", "severity", "ignore", "languages", "include")`},
 	}
 	for _, tc := range tests {

@@ -52,8 +52,7 @@ func runReport(e *env, cmd *command, args []string) int {
 	}
 	c, err := newChecker(f)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "urlls: report: %s\n", message(err.Error()))
-		return exitUsage
+		return e.checkerError(cmd, fs, err)
 	}
 	results, ioErrors := c.run(e, cmd, paths)
 	w := bufio.NewWriter(e.stdout)
