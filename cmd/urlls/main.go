@@ -189,6 +189,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case "-h", "-help", "--help":
 		printUsage(stdout)
 		return exitOK
+	case "-version", "--version":
+		// What people type first; the same as "urlls version".
+		return runVersion(e, lookup("version"), args[1:])
 	default:
 		if cmd := lookup(name); cmd != nil {
 			return cmd.run(e, cmd, args[1:])
@@ -224,8 +227,9 @@ Commands:
 		fmt.Fprintf(w, "           %s\n", c.summary)
 	}
 	fmt.Fprint(w, `
-Run "urlls help COMMAND" for a command's flags.
-Without a command, urlls runs the language server (urlls serve).
+Run "urlls help COMMAND" for a command's flags; "urlls --version" is
+"urlls version". Without a command, urlls runs the language server
+(urlls serve).
 Exit codes: 0 success, 1 findings that are errors (check) or a URL that does
 not parse or resolve (explain, resolve), 2 usage, I/O or configuration error.
 `)

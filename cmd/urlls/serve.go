@@ -8,6 +8,7 @@ import (
 
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
+	"golang.org/x/term"
 
 	"github.com/urlls/urlls/lsp"
 )
@@ -46,9 +47,27 @@ func runServe(e *env, cmd *command, args []string) int {
 		return exitUsage
 	}
 	defer closeLog()
+	if stdinIsTerminal(e.stdin) {
+		// Someone typed "urlls" to see what it does: the server would wait
+		// for LSP messages without a word.
+		fmt.Fprint(e.stderr, terminalHint)
+	}
 	v, _ := version()
 	logger.Info("urlls language server starting", zap.String("version", v))
 	return lsp.Serve(context.Background(), stdio{in: e.stdin, out: e.stdout}, lsp.Options{Logger: logger, Version: v})
+}
+
+// terminalHint is what serve tells a person at a terminal.
+const terminalHint = `urlls: serving the Language Server Protocol on standard input and output,
+as an editor starts it; press Ctrl-D to end. To check files, run
+"urlls check PATH..."; "urlls help" lists the commands.
+`
+
+// stdinIsTerminal reports whether r, serve's standard input, is a
+// terminal (not a pipe, a file or /dev/null); tests replace it.
+var stdinIsTerminal = func(r io.Reader) bool {
+	f, ok := r.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
 }
 
 // newLogger logs to stderr or a file, never to stdout, which carries the
