@@ -13,8 +13,10 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/urlls/urlls/analysis/checks"
 	"github.com/urlls/urlls/analysis/grammar"
 	"github.com/urlls/urlls/analysis/parser"
+	"github.com/urlls/urlls/analysis/scan"
 )
 
 // defaultStartRules is the rule "explain --grammar G" matches when no --rule
@@ -75,6 +77,24 @@ func runExplain(e *env, cmd *command, args []string) int {
 			fmt.Fprintf(e.stderr, "urlls: explain: %s\n", message(err.Error()))
 			return exitFail
 		}
+		if *grammarName == "" && *ruleName == "" {
+			if modern, ok := onlyRFC1738Rejects(input); ok {
+				// What check reports as information (rfc1738-unsafe), such
+				// as the userinfo of https://user@host/, is no failure:
+				// show where RFC 1738 stops, and the tree by RFC 3986.
+				ew := bufio.NewWriter(e.stderr)
+				fmt.Fprintln(ew, "urlls: explain: RFC 1738 rejects this URL and RFC 3986 accepts it (urlls check reports it as rfc1738-unsafe, information unless --strict); the tree is by RFC 3986")
+				writeSyntaxError(ew, serr)
+				ew.Flush()
+				tree = *modern
+				if *asJSON {
+					writeTreeJSON(w, &tree)
+				} else {
+					writeTree(w, &tree)
+				}
+				return exitOK
+			}
+		}
 		if *asJSON {
 			writeErrorJSON(w, serr)
 		} else {
@@ -90,6 +110,26 @@ func runExplain(e *env, cmd *command, args []string) int {
 		writeTree(w, &tree)
 	}
 	return exitOK
+}
+
+// onlyRFC1738Rejects reports whether input, which the scheme-aware parser
+// rejects, is rejected only by RFC 1738's strictness: the checks find no
+// syntax error in it (what RFC 1738 alone forbids they report as
+// rfc1738-unsafe) and the modern syntax (RFC 3986 with the current
+// definitions of http, https and file) parses it; it returns that tree.
+func onlyRFC1738Rejects(input string) (*grammar.Tree, bool) {
+	relative := parser.Scheme(input) == ""
+	t, err := parser.ParseRFC3986(input, relative)
+	if err != nil {
+		return nil, false
+	}
+	c := scan.Candidate{Start: 0, End: len(input), Text: input, Relative: relative}
+	for _, d := range checks.CheckURL([]byte(input), c) {
+		if def, ok := checks.Lookup(d.Code); d.Code == "syntax" || ok && def.Severity == checks.Error {
+			return nil, false
+		}
+	}
+	return t, true
 }
 
 // explainRule resolves --grammar and --rule to the rule to match.

@@ -181,7 +181,7 @@ func TestExplainErrors(t *testing.T) {
 		{"bad port", []string{"http://host:8x/"}, 13, []string{"port"}, "httpurl › hostport › port", "digit", strings.Repeat(" ", 13) + "^"},
 		{"space in host", []string{"http://ex ample.com/"}, 9, []string{"domainlabel"}, "httpurl › hostport › host › hostname › domainlabel", `"."`, strings.Repeat(" ", 9) + "^"},
 		{"bad ftptype", []string{"ftp://h/f;type=q"}, 15, []string{"ftptype", "ftpurl"}, "", "ftptype", strings.Repeat(" ", 15) + "^"},
-		{"end of input", []string{"http://host:"}, 12, []string{"port", "hostport"}, "", "port", strings.Repeat(" ", 12) + "^"},
+		{"end of input", []string{"ftp://h/f;type="}, 15, []string{"ftptype", "ftpurl"}, "", "ftptype", strings.Repeat(" ", 15) + "^"},
 		{"bad escape", []string{"http://h/a%zz"}, 11, []string{"escape"}, "", "hex", strings.Repeat(" ", 11) + "^"},
 		{"bad fragment", []string{"http://h/#a b"}, 11, []string{"fragment"}, "fragment", "", strings.Repeat(" ", 11) + "^"},
 		{"non-ASCII", []string{"http://h/é"}, 9, nil, "", "", strings.Repeat(" ", 9) + "^"},
@@ -221,6 +221,44 @@ func TestExplainErrors(t *testing.T) {
 				t.Errorf("expected line lacks %s:\n%s", tt.expected, errOut)
 			}
 		})
+	}
+}
+
+// TestExplainRFC1738Only: a URL that only RFC 1738's strictness rejects,
+// which check reports as rfc1738-unsafe information, is explained by RFC
+// 3986, with a note and the place where RFC 1738 stops on stderr; one that
+// check reports as an error still fails.
+func TestExplainRFC1738Only(t *testing.T) {
+	for _, tt := range []struct {
+		url, node string
+	}{
+		{"https://user@host/", `userinfo      8-12  "user"`},
+		{"http://host:", `port`},
+		{"http://example.org/~u", `segment      19-21  "~u"`},
+		{"http://[::1]/", `IPv6address`},
+	} {
+		t.Run(tt.url, func(t *testing.T) {
+			out, errOut, code := urlls(t, "explain", tt.url)
+			if code != 0 || !strings.Contains(out, tt.node) {
+				t.Errorf("exit %d, stdout:\n%s\nwant 0 and a tree with %q", code, out, tt.node)
+			}
+			if !strings.HasPrefix(errOut, "urlls: explain: RFC 1738 rejects this URL and RFC 3986 accepts it (urlls check reports it as rfc1738-unsafe") ||
+				!strings.Contains(errOut, "\n  production: ") {
+				t.Errorf("stderr:\n%s", errOut)
+			}
+			out, _, code = urlls(t, "explain", "--json", tt.url)
+			var n jsonNode
+			if code != 0 || json.Unmarshal([]byte(out), &n) != nil || n.End != len(tt.url) {
+				t.Errorf("--json: exit %d, %s", code, out)
+			}
+		})
+	}
+	// What check reports as an error is no tree, and neither is a URL
+	// matched against a grammar named.
+	for _, args := range [][]string{{"ftp://h/a;type=b"}, {"http://h/a%zz"}, {"--rule", "httpurl", "http://user@host/"}} {
+		if out, _, code := urlls(t, append([]string{"explain"}, args...)...); code != 1 || out != "" {
+			t.Errorf("explain %q: exit %d, stdout %q", args, code, out)
+		}
 	}
 }
 
@@ -498,6 +536,15 @@ func TestVersion(t *testing.T) {
 	}
 	if !regexp.MustCompile(`^urlls (\(devel\)|v\S+) go\S+\n$`).MatchString(out) {
 		t.Errorf("version printed %q, want \"urlls VERSION GOVERSION\"", out)
+	}
+	// --version, what people type first, is the same.
+	for _, flag := range []string{"--version", "-version"} {
+		if got, errOut, code := urlls(t, flag); code != 0 || errOut != "" || got != out {
+			t.Errorf("urlls %s: exit %d, stdout %q, stderr %q; want %q", flag, code, got, errOut, out)
+		}
+	}
+	if _, errOut, code := urlls(t, "--version", "x"); code != 2 || !strings.Contains(errOut, "takes no arguments") {
+		t.Errorf("urlls --version x: exit %d, stderr %q", code, errOut)
 	}
 }
 
