@@ -23,22 +23,34 @@ func holdSignals() (stop func()) {
 	}
 	ch := make(chan os.Signal, 1)
 	done := make(chan struct{})
+	exited := make(chan struct{})
 	signal.Notify(ch, sigs...)
 	go func() {
+		defer close(exited)
+		var sig os.Signal
 		select {
-		case sig := <-ch:
-			writes.Lock() // the writes in progress have ended; no other starts
-			signal.Reset(sigs...)
-			syscall.Kill(os.Getpid(), sig.(syscall.Signal))
-			// Dying of the signal is what a shell reports as such; should it
-			// not come, exit with the status a shell would report.
-			time.Sleep(time.Second)
-			os.Exit(128 + int(sig.(syscall.Signal)))
+		case sig = <-ch:
 		case <-done:
+			// A signal that came before stop is still due.
+			select {
+			case sig = <-ch:
+			default:
+				return
+			}
 		}
+		writes.Lock() // the writes in progress have ended; no other starts
+		signal.Reset(sigs...)
+		syscall.Kill(os.Getpid(), sig.(syscall.Signal))
+		// Dying of the signal is what a shell reports as such; should it
+		// not come, exit with the status a shell would report.
+		time.Sleep(time.Second)
+		os.Exit(128 + int(sig.(syscall.Signal)))
 	}()
 	return func() {
+		// From here a signal has its default effect; one that came before
+		// is handled, and then stop does not return.
 		signal.Stop(ch)
 		close(done)
+		<-exited
 	}
 }
