@@ -4,8 +4,8 @@
 // and leaves every decision about URLs to analysis/.
 //
 //	urlls [serve] [--stdio] [--log-file FILE] [--log-level LEVEL]
-//	urlls check [--format text|json|sarif|github] [--strict] [--lang LANG] [--config FILE] [--include GLOB]... [--fix] PATH... | -
-//	urlls report [--sample N] [--severity error,warning] [--strict] [--lang LANG] [--config FILE] [--include GLOB]... PATH... | -
+//	urlls check [--format text|json|sarif|github] [--strict] [--lang LANG] [--config FILE] [--include GLOB]... [--max-size SIZE] [--fix] PATH... | -
+//	urlls report [--sample N] [--severity error,warning] [--strict] [--lang LANG] [--config FILE] [--include GLOB]... [--max-size SIZE] PATH... | -
 //	urlls explain [--grammar NAME] [--rule NAME] [--json] URL
 //	urlls resolve BASE REF
 //	urlls grammar [NAME]
@@ -66,7 +66,7 @@ func init() {
 	commands = []*command{
 		{
 			name:    "check",
-			args:    "[--format text|json|sarif|github] [--strict] [--lang LANG] [--config FILE] [--include GLOB]... [--fix] PATH... | -",
+			args:    "[--format text|json|sarif|github] [--strict] [--lang LANG] [--config FILE] [--include GLOB]... [--max-size SIZE] [--fix] PATH... | -",
 			summary: "report the URL problems of files, directories or standard input",
 			doc: `Check finds the URLs of each file (Markdown, HTML, plain text, comments and
 strings of code; --lang or the file extension decides) and reports every
@@ -77,22 +77,31 @@ AsciiDoc, HTML, plain text, README-like files without an extension) and the
 files that the configuration's "include" or --include GLOB (gitignore
 syntax, repeatable) names, and skips what the repository's .gitignore files
 and .git/info/exclude ignore, .git, node_modules, vendor, third_party and
-binary files (told by content: PDF, images, archives, executables, NULs). A
-binary file named on the command line is skipped with a notice on stderr.
-Each file's settings come from the nearest .urlls.json in its directory or
-above (or --config). Text output is "path:line:col: severity: message
-[code]" with 1-based byte columns; json adds end positions, byte offsets and
-fixes; sarif is SARIF 2.1.0; github prints workflow annotations. --fix
-applies each finding's preferred fix in place (through a temporary file
-renamed over the original) and reports what is left.
+binary files (told by content: PDF, images, archives, executables, NULs),
+symbolic links (not followed) and FIFOs, sockets and devices (with a notice).
+A binary file named on the command line is skipped with a notice on stderr
+(one whose only binary sign is a NUL byte is checked); a FIFO or a device
+named is refused. A directory named through a symbolic link is walked. No
+file or input larger than --max-size (default 64M) is read. Each file's
+settings come from the nearest .urlls.json in its directory or above, up to
+the repository's root (the directory holding .git) or, outside a
+repository, the directory named; a file owned by another user is ignored
+with a warning (or --config FILE names the one to use). Text output is
+"path:line:col: severity: message [code]" with 1-based byte columns; json
+adds end positions, byte offsets and fixes; sarif is SARIF 2.1.0; github
+prints workflow annotations. --fix applies the preferred fix of each error
+and warning in place, in the same file (its mode, owner, links and
+attributes kept), if it is writable and unchanged since it was read, and
+reports what is left.
 Exit codes: 0 no error-severity finding (a skipped binary file counts for
-nothing), 1 errors found, 2 usage, I/O or configuration error (the other
-files are still checked).`,
+nothing), 1 errors found, 2 usage, I/O or configuration error, a file too
+large or not regular, or a file --fix could not write (the other files are
+still checked).`,
 			run: runCheck,
 		},
 		{
 			name:    "report",
-			args:    "[--sample N] [--severity error,warning] [--strict] [--lang LANG] [--config FILE] [--include GLOB]... PATH... | -",
+			args:    "[--sample N] [--severity error,warning] [--strict] [--lang LANG] [--config FILE] [--include GLOB]... [--max-size SIZE] PATH... | -",
 			summary: "count the findings of a corpus by code, with samples to judge each code's precision",
 			doc: `Report checks files as check does (the same walk, configuration and flags)
 and prints what a person needs to judge whether the findings are real
