@@ -242,7 +242,7 @@ func newChecker(f selectFlags) (*checker, error) {
 		c.fixedConfig = &dirConfig{cfg: cfg, include: newIncludeMatcher(filepath.Dir(abs), cfg.Include)}
 	}
 	if len(f.include) > 0 {
-		c.include = newIncludeMatcher(wd, f.include)
+		c.include = newIncludeMatcher(c.cwd, f.include) // matched against resolved paths
 	}
 	if f.lang != "" && !scan.KnownLanguage(f.lang) && !c.configuredLanguage(f.lang) {
 		return nil, &usageErr{fmt.Sprintf("unknown language %s for --lang (known: %s; or a language id that the configuration's \"languages\" names)",
