@@ -46,7 +46,7 @@ func (f *selectFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.config, "config", "", "use this configuration `file` instead of the "+config.FileName+" files found upward from each file")
 	fs.Var(&f.include, "include", "also check the files matching this `glob` (gitignore syntax, relative to the current directory) in directory walks, which check only documents by default; repeatable")
 	f.maxSize = defaultMaxSize
-	fs.Var(&f.maxSize, "max-size", "do not check a file larger than `SIZE` (bytes, or with K, M or G: 16M, 1G); default 64M")
+	fs.Var(&f.maxSize, "max-size", "do not check a file larger than `SIZE` (bytes, or with K, M or G: 16M, 1G)")
 }
 
 // sizeFlag is a size in bytes, given as 4096, 16K, 64M or 1GiB.
