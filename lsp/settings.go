@@ -14,7 +14,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/urlls/urlls/analysis/config"
-	"github.com/urlls/urlls/internal/fileio"
+	"github.com/urlls/urlls/lsp/fileio"
 )
 
 // settings are what the client told the server: its capabilities and its
@@ -123,7 +123,7 @@ func (st *settings) setClient(source string, v any) error {
 // configFor returns the configuration of a document: the nearest
 // .urlls.json upward from its directory that urlls trusts (as urlls check
 // reads it: up to the repository's root, else up to the workspace folder,
-// owned by the user; internal/fileio), overridden by initializationOptions,
+// owned by the user; lsp/fileio), overridden by initializationOptions,
 // overridden by workspace/configuration. A broken .urlls.json is reported
 // through the error and otherwise ignored, and so, once, is a file ignored
 // as untrusted.

@@ -7,7 +7,7 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/urlls/urlls/internal/fileio"
+	"github.com/urlls/urlls/lsp/fileio"
 )
 
 // sniffLen is how much of a file decides whether it is binary: git looks for

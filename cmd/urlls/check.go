@@ -17,7 +17,7 @@ import (
 	"github.com/urlls/urlls/analysis/checks"
 	"github.com/urlls/urlls/analysis/config"
 	"github.com/urlls/urlls/analysis/scan"
-	"github.com/urlls/urlls/internal/fileio"
+	"github.com/urlls/urlls/lsp/fileio"
 )
 
 // stdinName is how findings in standard input name their file.
@@ -433,7 +433,7 @@ func (c *checker) targetDir(t target) string {
 }
 
 // configStop returns the directory where the lookup of the configuration
-// of a file in dir (absolute, resolved) stops (internal/fileio): the
+// of a file in dir (absolute, resolved) stops (lsp/fileio): the
 // repository's root; outside a repository, top: the directory named on the
 // command line, the directory of the file named, or the current directory
 // for standard input. So "urlls check /tmp/x/doc.md" reads no /tmp/.urlls.json,

@@ -299,7 +299,7 @@ func TestConfigLookup(t *testing.T) {
 	}
 
 	if os.Getuid() != 0 {
-		t.Log("not root: the configuration file of another user is tested in internal/fileio")
+		t.Log("not root: the configuration file of another user is tested in lsp/fileio")
 		return
 	}
 	// Another user's file is ignored, with a warning; --config takes it.

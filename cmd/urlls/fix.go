@@ -9,7 +9,7 @@ import (
 	"os"
 	"sync"
 
-	"github.com/urlls/urlls/internal/fileio"
+	"github.com/urlls/urlls/lsp/fileio"
 )
 
 // How "urlls check --fix" writes a file.

@@ -11,7 +11,7 @@ import (
 
 	"github.com/urlls/urlls/analysis/config"
 	"github.com/urlls/urlls/analysis/scan"
-	"github.com/urlls/urlls/internal/fileio"
+	"github.com/urlls/urlls/lsp/fileio"
 )
 
 // A directory walk checks what a writer wrote for people to read, and skips
