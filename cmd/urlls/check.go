@@ -68,6 +68,10 @@ type fileResult struct {
 	findings []config.Finding
 	err      error  // an I/O or configuration error: the file was not checked
 	binary   string // the kind of binary data (binaryKind) when the file was not checked for it
+
+	// cfg is the file's configuration. findings holds every finding (the
+	// exit code and --fix go by them); check prints cfg.Limit(findings).
+	cfg config.Config
 }
 
 // target is a file to check.
@@ -411,6 +415,7 @@ func (c *checker) checkFile(path string, stdin io.Reader) fileResult {
 	if c.flags.strict {
 		cfg.Strict = true
 	}
+	r.cfg = cfg
 	lang := languageOf(path, c.flags.lang, cfg)
 	if lang == "" {
 		lang = "plaintext"
