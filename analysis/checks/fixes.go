@@ -116,7 +116,6 @@ func mask(bit uint, n int) uint64 {
 	return (1<<uint(n) - 1) << bit
 }
 
-
 // ApplyEdits returns doc with edits applied in one pass; the edits must be
 // sorted and must not overlap (PreferredEdits's are and do not). An edit
 // that breaks that promise, or lies outside doc, is skipped rather than
