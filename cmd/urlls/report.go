@@ -138,15 +138,17 @@ func writeFindings(w io.Writer, format string, results []fileResult) error {
 	return bw.Flush()
 }
 
+// The escapes of workflow commands: a message (data) and a property value.
+var (
+	githubDataEscaper     = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A")
+	githubPropertyEscaper = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C")
+)
+
 // githubData escapes a workflow command's message.
-func githubData(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
-}
+func githubData(s string) string { return githubDataEscaper.Replace(s) }
 
 // githubProperty escapes a workflow command's property value.
-func githubProperty(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
-}
+func githubProperty(s string) string { return githubPropertyEscaper.Replace(s) }
 
 // readmeURL is where the catalog documents each code; a code's section is
 // its anchor.
