@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -16,22 +17,100 @@ import (
 	"github.com/urlls/urlls/analysis/scan"
 )
 
-// document is one open document. Its text is replaced, never changed in
-// place, so an analysis can keep reading the snapshot it started from.
-// Fields other than publishMu are guarded by Server.mu.
+// How a document is analysed, and why no request waits for another
+// document's analysis:
+//
+//   - Every version of a document is a snapshot: its text, which never
+//     changes, its line table (built once, shared by every reader) and its
+//     analysis, computed at most once, on a goroutine of its own, by
+//     whichever asks first: the debounce timer, or a request about that
+//     version.
+//   - A request (hover, code action, links, tokens) takes the snapshot of
+//     its document in order, after the changes sent before it, and then
+//     lets the requests behind it go (release): it waits for its
+//     document's analysis off the queue. So a hover on a small document is
+//     answered while a 50 MB one is analysed, even when a request about the
+//     big one came first.
+//   - A newer version, a close or a configuration change cancels the
+//     analysis of the snapshot it replaces (checked between candidates); a
+//     request still waiting for it is answered ContentModified. A request
+//     that the client cancels ($/cancelRequest) stops waiting and is
+//     answered RequestCancelled; the analysis goes on for the diagnostics.
+//   - Diagnostics are published by the goroutine that analysed the
+//     snapshot, at most maxFindings of them (config.Config.Limit), with the
+//     version; a stale result is never published over a newer one.
+
+// document is one open document. Fields other than publishMu and those of
+// the snapshots are guarded by Server.mu.
 type document struct {
-	uri        protocol.DocumentURI
-	languageID string
-	version    int32
-	text       []byte
-	gen        uint64 // bumped by every change and by close: stale work compares it
-	closed     bool
-	timer      *time.Timer
-	result     *analysis // of the current text, once computed
+	uri    protocol.DocumentURI
+	closed bool
+	timer  *time.Timer
+	snap   *snapshot // the current version
 
 	publishMu     sync.Mutex // orders the publications of this document
 	publishedGen  uint64
 	publishedOnce bool
+}
+
+// snapshot is one generation of a document: a version of its text (a
+// configuration change or a save makes a new generation of the same text)
+// and, once computed, its analysis.
+type snapshot struct {
+	uri        protocol.DocumentURI
+	languageID string
+	version    int32
+	gen        uint64 // bumped by every change, save, close and configuration change
+	text       []byte // never changed: a change makes a new snapshot
+	lines      *lines // shared by the snapshots of one text
+
+	// ctx is done when a newer generation replaces this one, or the
+	// document closes, or the server stops: the analysis stops then.
+	ctx    context.Context
+	cancel context.CancelFunc
+	start  sync.Once     // starts the analysis
+	done   chan struct{} // closed when the analysis has ended
+	result *analysis     // set before done is closed; nil if it was cancelled
+}
+
+// lines is the line table of one text, built once on first use: by the
+// analysis, or by the change that edits the text next.
+type lines struct {
+	once   sync.Once
+	text   []byte
+	mapper *Mapper
+}
+
+func (l *lines) get() *Mapper {
+	l.once.Do(func() { l.mapper = NewMapper(l.text) })
+	return l.mapper
+}
+
+// newSnapshot returns generation gen of d's text; ls is the line table of
+// text when the previous generation had the same text, else nil.
+func newSnapshot(u protocol.DocumentURI, languageID string, version int32, gen uint64, text []byte, ls *lines) *snapshot {
+	if ls == nil {
+		ls = &lines{text: text}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	return &snapshot{uri: u, languageID: languageID, version: version, gen: gen, text: text, lines: ls,
+		ctx: ctx, cancel: cancel, done: make(chan struct{})}
+}
+
+// replace (with s.mu held) makes snap d's current generation, cancelling
+// the analysis of the one it replaces.
+func (d *document) replace(snap *snapshot) {
+	if d.snap != nil {
+		d.snap.cancel()
+	}
+	d.snap = snap
+}
+
+// regenerate (with s.mu held) makes a new generation of d's current text:
+// something other than the text changed (the configuration, a save).
+func (d *document) regenerate() {
+	old := d.snap
+	d.replace(newSnapshot(d.uri, old.languageID, old.version, old.gen+1, old.text, old.lines))
 }
 
 // stopTimer (with s.mu held) cancels d's pending analysis. An analysis
@@ -54,7 +133,8 @@ type analysis struct {
 	mapper     *Mapper
 	lang       string
 	candidates []scan.Candidate
-	findings   []config.Finding
+	findings   []config.Finding // all of them: the fix-all fixes them all
+	shown      []config.Finding // the diagnostics: findings cut to maxFindings
 	configErr  error
 }
 
@@ -74,57 +154,117 @@ func language(cfg config.Config, u protocol.DocumentURI, languageID string) stri
 	return "plaintext"
 }
 
-// analyze computes the analysis of a snapshot. It reads .urlls.json files
-// and nothing else.
-func (s *Server) analyze(u protocol.DocumentURI, languageID string, text []byte, version int32, gen uint64) *analysis {
+// analyze computes the analysis of a snapshot, or returns ctx's error when
+// it is cancelled. It reads .urlls.json files and nothing else.
+func (s *Server) analyze(ctx context.Context, snap *snapshot) (*analysis, error) {
 	s.mu.Lock()
 	st := s.settings
 	s.mu.Unlock()
-	cfg, cerr := st.configFor(u, &s.configFiles)
-	lang := language(cfg, u, languageID)
-	a := &analysis{gen: gen, version: version, text: text, mapper: NewMapper(text), lang: lang, configErr: cerr}
-	a.candidates = scan.Scan(text, lang)
-	a.findings = cfg.Apply(text, lang, checks.CheckCandidates(text, a.candidates))
-	return a
+	cfg, cerr := st.configFor(snap.uri, &s.configFiles)
+	lang := language(cfg, snap.uri, snap.languageID)
+	a := &analysis{gen: snap.gen, version: snap.version, text: snap.text, mapper: snap.lines.get(), lang: lang, configErr: cerr}
+	a.candidates = scan.Scan(snap.text, lang)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	diags, err := checks.CheckCandidatesContext(ctx, snap.text, a.candidates)
+	if err != nil {
+		return nil, err
+	}
+	a.findings = cfg.Apply(snap.text, lang, diags)
+	a.shown = cfg.Limit(a.findings)
+	return a, nil
 }
 
-// current returns the analysis of the document's current text, computing it
-// now if the background analysis has not finished: hovers and actions are
-// always about the text the client sees.
-func (s *Server) current(u protocol.DocumentURI) (*analysis, error) {
+// startAnalysis starts the analysis of snap on a goroutine of its own,
+// unless it has started already (or the server is stopping); when it ends,
+// its diagnostics are published if snap is still its document's current
+// generation.
+func (s *Server) startAnalysis(d *document, snap *snapshot) {
+	snap.start.Do(func() {
+		s.mu.Lock()
+		if s.stopping {
+			s.mu.Unlock()
+			snap.cancel()
+			close(snap.done)
+			return
+		}
+		s.wg.Add(1)
+		s.mu.Unlock()
+		go func() {
+			defer s.wg.Done()
+			began := time.Now()
+			a, err := s.analyze(snap.ctx, snap)
+			if err != nil {
+				s.log.Debug("analysis cancelled", zap.String("uri", string(snap.uri)), zap.Int32("version", snap.version))
+			} else {
+				s.log.Debug("analysed", zap.String("uri", string(snap.uri)), zap.Int32("version", snap.version),
+					zap.Duration("took", time.Since(began)), zap.Int("urls", len(a.candidates)), zap.Int("findings", len(a.findings)))
+			}
+			snap.result = a
+			close(snap.done)
+			if a == nil {
+				return
+			}
+			s.mu.Lock()
+			current := !d.closed && d.snap == snap
+			st := s.settings
+			s.mu.Unlock()
+			if current {
+				s.publish(d, a, st)
+			}
+		}()
+	})
+}
+
+// errNotOpen answers a request about a document that is not open.
+var errNotOpen = errors.New("not open")
+
+// current returns the analysis of the document's current text, as of the
+// moment the request came (the changes before it applied), waiting for it
+// if it is not done; the requests behind this one need not wait for it
+// (release). Hovers and actions are always about the text the client sees.
+// It fails with RequestCancelled when the client cancels the request, and
+// with ContentModified when a newer version replaced the text before its
+// analysis was done.
+func (s *Server) current(ctx context.Context, u protocol.DocumentURI) (*analysis, error) {
 	s.mu.Lock()
 	d, ok := s.docs[u]
+	var snap *snapshot
+	if ok {
+		snap = d.snap
+	}
+	s.mu.Unlock()
+	release(ctx)
 	if !ok {
-		s.mu.Unlock()
-		return nil, fmt.Errorf("document %s is not open", u)
+		return nil, fmt.Errorf("document %s is %w", u, errNotOpen)
 	}
-	if d.result != nil && d.result.gen == d.gen {
-		a := d.result
-		s.mu.Unlock()
-		return a, nil
+	s.startAnalysis(d, snap)
+	select {
+	case <-snap.done:
+	case <-ctx.Done():
+		return nil, protocol.ErrRequestCancelled
 	}
-	text, version, gen, langID := d.text, d.version, d.gen, d.languageID
-	s.mu.Unlock()
-	a := s.analyze(u, langID, text, version, gen)
-	s.mu.Lock()
-	if d.gen == gen {
-		d.result = a
+	if snap.result == nil {
+		return nil, protocol.ErrContentModified
 	}
-	s.mu.Unlock()
-	return a, nil
+	return snap.result, nil
 }
 
 // DidOpen starts tracking a document and schedules its diagnostics.
 func (s *Server) DidOpen(ctx context.Context, p *protocol.DidOpenTextDocumentParams) error {
 	td := p.TextDocument
 	s.mu.Lock()
+	defer s.mu.Unlock()
 	if old, ok := s.docs[td.URI]; ok {
 		s.stopTimer(old)
+		old.closed = true
+		old.snap.cancel()
 	}
-	d := &document{uri: td.URI, languageID: string(td.LanguageID), version: td.Version, text: []byte(td.Text), gen: 1}
+	d := &document{uri: td.URI}
+	d.replace(newSnapshot(td.URI, string(td.LanguageID), td.Version, 1, []byte(td.Text), nil))
 	s.docs[td.URI] = d
 	s.schedule(d, 0)
-	s.mu.Unlock()
 	return nil
 }
 
@@ -158,27 +298,36 @@ func (s *Server) DidChange(ctx context.Context, p *protocol.DidChangeTextDocumen
 // didChange applies incremental (or full) changes in order. If any change
 // has a range outside the document, none is applied: the document keeps its
 // last good text and the client is told, rather than a corrupted text
-// silently getting diagnostics.
+// silently getting diagnostics. The new text is built without the server's
+// lock held (changes come one at a time, in order), from the line table of
+// the current text, which its analysis has usually built already.
 func (s *Server) didChange(p didChangeParams) error {
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	d, ok := s.docs[p.TextDocument.URI]
+	var base *snapshot
+	if ok {
+		base = d.snap
+	}
+	s.mu.Unlock()
 	if !ok {
 		return fmt.Errorf("didChange for %s, which is not open", p.TextDocument.URI)
 	}
-	text := d.text
+	text, ls := base.text, base.lines
 	for i, ch := range p.ContentChanges {
 		if ch.Range == nil {
-			text = []byte(ch.Text)
+			text, ls = []byte(ch.Text), nil
 			continue
 		}
-		m := NewMapper(text)
+		if ls == nil {
+			ls = &lines{text: text}
+		}
+		m := ls.get()
 		start, err1 := m.StrictOffset(ch.Range.Start)
 		end, err2 := m.StrictOffset(ch.Range.End)
 		if err1 != nil || err2 != nil || end < start {
 			err := fmt.Errorf("change %d of version %d of %s has range %d:%d-%d:%d outside the document: ignored, the document stays at version %d",
 				i+1, p.TextDocument.Version, p.TextDocument.URI, ch.Range.Start.Line, ch.Range.Start.Character,
-				ch.Range.End.Line, ch.Range.End.Character, d.version)
+				ch.Range.End.Line, ch.Range.End.Character, base.version)
 			s.log.Error("didChange", zap.Error(err))
 			s.showMessageLater(protocol.MessageTypeError, "urlls: "+err.Error())
 			return err
@@ -187,12 +336,16 @@ func (s *Server) didChange(p didChangeParams) error {
 		next = append(next, text[:start]...)
 		next = append(next, ch.Text...)
 		next = append(next, text[end:]...)
-		text = next
+		text, ls = next, nil
 	}
-	d.text = text
-	d.version = p.TextDocument.Version
-	d.gen++
-	d.result = nil
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if d.closed {
+		return nil
+	}
+	// A configuration change may have made a new generation meanwhile: take
+	// its number, not its text (it has the same text as base).
+	d.replace(newSnapshot(d.uri, base.languageID, p.TextDocument.Version, d.snap.gen+1, text, ls))
 	s.schedule(d, s.opts.Debounce)
 	return nil
 }
@@ -208,8 +361,7 @@ func (s *Server) DidSave(ctx context.Context, p *protocol.DidSaveTextDocumentPar
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if d, ok := s.docs[p.TextDocument.URI]; ok {
-		d.gen++
-		d.result = nil
+		d.regenerate()
 		s.schedule(d, 0)
 	}
 	return nil
@@ -222,7 +374,7 @@ func (s *Server) DidClose(ctx context.Context, p *protocol.DidCloseTextDocumentP
 	if ok {
 		s.stopTimer(d)
 		d.closed = true
-		d.gen++
+		d.snap.cancel()
 		delete(s.docs, p.TextDocument.URI)
 	}
 	s.mu.Unlock()
@@ -240,38 +392,40 @@ func (s *Server) republishAll() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, d := range s.docs {
-		d.gen++
-		d.result = nil
+		d.regenerate()
 		s.schedule(d, 0)
 	}
 }
 
-// schedule (with s.mu held) analyses d after delay, off the request path,
-// and publishes the result unless the document has changed meanwhile.
+// schedule (with s.mu held) starts the analysis of d's current generation
+// after delay, off the request path; a request about it may start it
+// sooner.
 func (s *Server) schedule(d *document, delay time.Duration) {
 	s.stopTimer(d)
-	gen := d.gen
+	if s.stopping {
+		return
+	}
+	snap := d.snap
 	s.wg.Add(1)
 	d.timer = time.AfterFunc(delay, func() {
 		defer s.wg.Done()
 		s.mu.Lock()
-		if d.closed || d.gen != gen {
-			s.mu.Unlock()
-			return
-		}
-		text, version, langID := d.text, d.version, d.languageID
+		current := !d.closed && d.snap == snap
 		s.mu.Unlock()
-		a := s.analyze(d.uri, langID, text, version, gen)
-		s.mu.Lock()
-		if d.closed || d.gen != gen {
-			s.mu.Unlock()
-			return
+		if current {
+			s.startAnalysis(d, snap)
 		}
-		d.result = a
-		st := s.settings
-		s.mu.Unlock()
-		s.publish(d, a, st)
 	})
+}
+
+// stopDocuments (with s.mu held) stops the background work of every
+// document: timers, analyses, and those that would start later.
+func (s *Server) stopDocuments() {
+	s.stopping = true
+	for _, d := range s.docs {
+		s.stopTimer(d)
+		d.snap.cancel()
+	}
 }
 
 // publish sends a's diagnostics, unless a newer generation was published
@@ -280,7 +434,7 @@ func (s *Server) publish(d *document, a *analysis, st settings) {
 	d.publishMu.Lock()
 	defer d.publishMu.Unlock()
 	s.mu.Lock()
-	stale := d.closed || d.gen != a.gen || (d.publishedOnce && d.publishedGen >= a.gen)
+	stale := d.closed || d.snap.gen != a.gen || (d.publishedOnce && d.publishedGen >= a.gen)
 	s.mu.Unlock()
 	if stale {
 		return

@@ -189,8 +189,9 @@ func (c *testClient) checkPublication(p protocol.PublishDiagnosticsParams) {
 		c.problems = append(c.problems, fmt.Sprintf("%s: published version %d, which the client never sent", p.URI, p.Version))
 		return
 	}
+	spans := lineSpans(text) // once: a large document has a thousand diagnostics
 	for _, d := range p.Diagnostics {
-		if err := validRange(text, d.Range); err != nil {
+		if err := validRangeIn(spans, text, d.Range); err != nil {
 			c.problems = append(c.problems, fmt.Sprintf("%s version %d: diagnostic %v %s: %v", p.URI, p.Version, d.Code, d.Message, err))
 		}
 	}
@@ -562,7 +563,11 @@ func position(text string, off int) protocol.Position {
 // past the end of its line is the end of the line (LSP 3.15). A missing
 // line or a character inside a surrogate pair is an error.
 func offset(text string, p protocol.Position) (int, error) {
-	spans := lineSpans(text)
+	return offsetIn(lineSpans(text), text, p)
+}
+
+// offsetIn is offset with the lineSpans of text.
+func offsetIn(spans [][2]int, text string, p protocol.Position) (int, error) {
 	if int(p.Line) >= len(spans) {
 		return 0, fmt.Errorf("line %d does not exist (%d lines)", p.Line, len(spans))
 	}
@@ -585,7 +590,11 @@ func offset(text string, p protocol.Position) (int, error) {
 // validRange says whether r is a range a client can apply to text without
 // clamping: both ends exist, at character boundaries, in order.
 func validRange(text string, r protocol.Range) error {
-	spans := lineSpans(text)
+	return validRangeIn(lineSpans(text), text, r)
+}
+
+// validRangeIn is validRange with the lineSpans of text.
+func validRangeIn(spans [][2]int, text string, r protocol.Range) error {
 	for _, p := range []protocol.Position{r.Start, r.End} {
 		if int(p.Line) >= len(spans) {
 			return fmt.Errorf("%s: line %d does not exist", fmtRange(r), p.Line)
@@ -594,7 +603,7 @@ func validRange(text string, r protocol.Range) error {
 		if n := uint32(len(utf16.Encode([]rune(text[sp[0]:sp[1]])))); p.Character > n {
 			return fmt.Errorf("%s: character %d past the end of line %d (%d units)", fmtRange(r), p.Character, p.Line, n)
 		}
-		if _, err := offset(text, p); err != nil {
+		if _, err := offsetIn(spans, text, p); err != nil {
 			return fmt.Errorf("%s: %v", fmtRange(r), err)
 		}
 	}

@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"strconv"
@@ -79,9 +80,11 @@ func diagnostic(a *analysis, f config.Finding, st settings) protocol.Diagnostic 
 	return d
 }
 
+// diagnostics converts the findings shown: at most maxFindings, the last
+// one a too-many-findings that counts the rest (config.Config.Limit).
 func (s *Server) diagnostics(a *analysis, st settings) []protocol.Diagnostic {
-	out := make([]protocol.Diagnostic, 0, len(a.findings))
-	for _, f := range a.findings {
+	out := make([]protocol.Diagnostic, 0, len(a.shown))
+	for _, f := range a.shown {
 		out = append(out, diagnostic(a, f, st))
 	}
 	return out
@@ -161,9 +164,12 @@ func isHex(c byte) bool {
 // scheme's start rule, the rule's definition with its source, the matched
 // text and, for an escape, what it decodes to. Outside URLs it is null.
 func (s *Server) Hover(ctx context.Context, p *protocol.HoverParams) (*protocol.Hover, error) {
-	a, err := s.current(p.TextDocument.URI)
-	if err != nil {
+	a, err := s.current(ctx, p.TextDocument.URI)
+	if errors.Is(err, errNotOpen) {
 		return nil, nil
+	}
+	if err != nil {
+		return nil, err
 	}
 	s.mu.Lock()
 	markdown := s.settings.markdownHover
@@ -258,11 +264,13 @@ func describeByte(b byte) string {
 	return fmt.Sprintf("control character U+%04X", b)
 }
 
-// CodeAction offers each fix of the findings in the range as a quickfix and
-// the fix-all of the document (config.FixAll: the preferred fixes of its
-// errors and warnings) as source.fixAll.urlls.
+// CodeAction offers each fix of the diagnostics in the range as a quickfix
+// and the fix-all of the document (config.FixAll: the preferred fixes of
+// its errors and warnings, the ones past maxFindings too) as
+// source.fixAll.urlls. Both take time linear in what they return (and
+// logarithmic in the document).
 func (s *Server) CodeAction(ctx context.Context, p *protocol.CodeActionParams) ([]protocol.CodeAction, error) {
-	a, err := s.current(p.TextDocument.URI)
+	a, err := s.current(ctx, p.TextDocument.URI)
 	if err != nil {
 		return nil, err
 	}
@@ -281,8 +289,11 @@ func (s *Server) CodeAction(ctx context.Context, p *protocol.CodeActionParams) (
 	start, end := a.mapper.PositionOffset(p.Range.Start), a.mapper.PositionOffset(p.Range.End)
 	actions := []protocol.CodeAction{}
 	if wantQuick {
-		for _, f := range a.findings {
-			if len(f.SuggestedFixes) == 0 || f.End < start || f.Start > end {
+		// The diagnostics are in document order; none that starts after
+		// end touches the range.
+		last := sort.Search(len(a.shown), func(i int) bool { return a.shown[i].Start > end })
+		for _, f := range a.shown[:last] {
+			if len(f.SuggestedFixes) == 0 || f.End < start {
 				continue
 			}
 			d := diagnostic(a, f, st)
@@ -317,7 +328,7 @@ func (s *Server) CodeAction(ctx context.Context, p *protocol.CodeActionParams) (
 // resolved by RFC 1808 §4 against the document's URI, or an HTML
 // document's <base href>. Nothing is fetched.
 func (s *Server) DocumentLink(ctx context.Context, p *protocol.DocumentLinkParams) ([]protocol.DocumentLink, error) {
-	a, err := s.current(p.TextDocument.URI)
+	a, err := s.current(ctx, p.TextDocument.URI)
 	if err != nil {
 		return nil, err
 	}
@@ -377,7 +388,7 @@ var tokenOfRule = map[string]int{
 
 // SemanticTokensFull colours the parts of every URL.
 func (s *Server) SemanticTokensFull(ctx context.Context, p *protocol.SemanticTokensParams) (*protocol.SemanticTokens, error) {
-	a, err := s.current(p.TextDocument.URI)
+	a, err := s.current(ctx, p.TextDocument.URI)
 	if err != nil {
 		return nil, err
 	}

@@ -2,81 +2,43 @@ package lsp
 
 import (
 	"fmt"
-	"sort"
-	"unicode/utf8"
 
 	"go.lsp.dev/protocol"
+
+	textpos "github.com/urlls/urlls/analysis/position"
 )
 
 // Mapper converts between byte offsets of a document and LSP positions,
-// whose characters count UTF-16 code units (LSP 3.15, "Text Documents").
-// Lines end at "\n", "\r\n" or "\r". The line table is built on first use.
-// No input makes it panic: offsets and positions out of range are clamped.
+// whose characters count UTF-16 code units (LSP 3.15, "Text Documents"). It
+// is a thin face of position.Mapper (imported as textpos), which urlls check uses too: lines end
+// at "\n", "\r\n" or "\r", the line table is built once, eagerly, and never
+// changes afterwards (any number of requests may share it), and a lookup
+// costs O(log n), however long the line. No input makes it panic: offsets
+// and positions out of range are clamped.
 type Mapper struct {
-	text  []byte
-	lines []int // byte offset of the start of each line; built lazily
+	pos *textpos.Mapper
 }
 
-// NewMapper returns a Mapper for text, which it must not outlive changes of.
-func NewMapper(text []byte) *Mapper { return &Mapper{text: text} }
-
-func (m *Mapper) lineStarts() []int {
-	if m.lines == nil {
-		m.lines = append(make([]int, 0, 64), 0)
-		for i := 0; i < len(m.text); i++ {
-			switch m.text[i] {
-			case '\n':
-				m.lines = append(m.lines, i+1)
-			case '\r':
-				if i+1 < len(m.text) && m.text[i+1] == '\n' {
-					i++
-				}
-				m.lines = append(m.lines, i+1)
-			}
-		}
-	}
-	return m.lines
-}
-
-// lineEnd returns the offset where line l's content ends (before its break).
-func (m *Mapper) lineEnd(l int) int {
-	lines := m.lineStarts()
-	end := len(m.text)
-	if l+1 < len(lines) {
-		end = lines[l+1]
-		if end > 0 && m.text[end-1] == '\n' {
-			end--
-		}
-		if end > lines[l] && m.text[end-1] == '\r' {
-			end--
-		}
-	}
-	return end
-}
+// NewMapper builds the Mapper of text, which must not change while the
+// Mapper is in use.
+func NewMapper(text []byte) *Mapper { return &Mapper{pos: textpos.New(text)} }
 
 // LineCount returns the number of lines; text without a final line break
 // still counts its last line, and an empty text has one line.
-func (m *Mapper) LineCount() int { return len(m.lineStarts()) }
+func (m *Mapper) LineCount() int { return m.pos.LineCount() }
+
+// lineEnd returns the offset where line l's content ends (before its break).
+func (m *Mapper) lineEnd(l int) int { return m.pos.LineEnd(l) }
 
 // OffsetPosition returns the position of byte offset off. An offset inside
 // a line break or a multi-byte character maps to the start of it; offsets
 // outside the text are clamped.
 func (m *Mapper) OffsetPosition(off int) protocol.Position {
-	off = max(0, min(off, len(m.text)))
-	lines := m.lineStarts()
-	l := sort.Search(len(lines), func(i int) bool { return lines[i] > off }) - 1
-	end := min(off, m.lineEnd(l))
-	var units uint32
-	for i := lines[l]; i < end; {
-		r, size := utf8.DecodeRune(m.text[i:])
-		if i+size > end {
-			break
-		}
-		units += utf16Len(r)
-		i += size
-	}
-	return protocol.Position{Line: uint32(l), Character: units}
+	p := m.pos.Position(off)
+	return protocol.Position{Line: clampUint32(p.Line), Character: clampUint32(p.UTF16)}
 }
+
+func clampUint32(n int) uint32 { return uint32(max(0, min(int64(n), int64(^uint32(0))))) }
 
 // PositionOffset returns the byte offset of p. A line past the last one is
 // clamped to the end of the text; a character past its line's end to the
@@ -96,35 +58,14 @@ func (m *Mapper) StrictOffset(p protocol.Position) (int, error) {
 }
 
 func (m *Mapper) positionOffset(p protocol.Position) (int, error) {
-	lines := m.lineStarts()
-	if int64(p.Line) >= int64(len(lines)) {
-		return len(m.text), fmt.Errorf("line %d is past the end of the document (%d lines)", p.Line, len(lines))
+	if int64(p.Line) >= int64(m.pos.LineCount()) {
+		return m.pos.Len(), fmt.Errorf("line %d is past the end of the document (%d lines)", p.Line, m.pos.LineCount())
 	}
-	l := int(p.Line)
-	i, end := lines[l], m.lineEnd(l)
-	var units uint32
-	for i < end && units < p.Character {
-		r, size := utf8.DecodeRune(m.text[i:])
-		w := utf16Len(r)
-		if units+w > p.Character {
-			break // inside a surrogate pair: the start of the character
-		}
-		units += w
-		i += size
-	}
-	return i, nil
+	off, _ := m.pos.Offset(int(p.Line), int(min(int64(p.Character), int64(m.pos.Len()))), textpos.UTF16)
+	return off, nil
 }
 
 // Range returns the LSP range of bytes [start, end).
 func (m *Mapper) Range(start, end int) protocol.Range {
 	return protocol.Range{Start: m.OffsetPosition(start), End: m.OffsetPosition(end)}
-}
-
-// utf16Len is the number of UTF-16 code units of r; an invalid byte decodes
-// as U+FFFD and counts one.
-func utf16Len(r rune) uint32 {
-	if r >= 0x10000 {
-		return 2
-	}
-	return 1
 }

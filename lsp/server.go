@@ -85,6 +85,7 @@ type Server struct {
 	mu       sync.Mutex
 	docs     map[protocol.DocumentURI]*document
 	settings settings // client capabilities and configuration
+	stopping bool     // stop has begun: no analysis starts
 
 	// requests in flight, for $/cancelRequest: by the id's JSON text
 	inflightMu sync.Mutex
@@ -109,9 +110,7 @@ func newServer(client protocol.Client, opts Options) *Server {
 // stop ends the background work.
 func (s *Server) stop() {
 	s.mu.Lock()
-	for _, d := range s.docs {
-		s.stopTimer(d)
-	}
+	s.stopDocuments()
 	s.mu.Unlock()
 	s.wg.Wait()
 }
@@ -137,7 +136,8 @@ var handled = map[string]bool{
 
 // handler is the connection's handler chain: cancellation (ours: the
 // library's CancelHandler mis-decodes numeric ids), requests handled in
-// order on a goroutine of their own (AsyncHandler), replies checked
+// order on a goroutine of their own (ordered: AsyncHandler, but a request
+// waiting for its document's analysis lets the others go), replies checked
 // (ReplyHandler), then the front filter and the library's dispatcher.
 func (s *Server) handler() jsonrpc2.Handler {
 	dispatch := protocol.ServerHandler(s, nil)
@@ -182,7 +182,7 @@ func (s *Server) handler() jsonrpc2.Handler {
 		}
 		return err
 	}
-	async := jsonrpc2.AsyncHandler(jsonrpc2.ReplyHandler(front))
+	async := ordered(jsonrpc2.ReplyHandler(front))
 	return func(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
 		if req.Method() == protocol.MethodCancelRequest {
 			s.cancelRequest(req.Params())

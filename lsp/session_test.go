@@ -363,9 +363,12 @@ func TestQuickFixPreferred(t *testing.T) {
 		Start: 32, End: 35, Code: "redundant-escape", Message: "one fix",
 		SuggestedFixes: []checks.SuggestedFix{{Message: "decode", Edits: []checks.TextEdit{{Start: 32, End: 35, NewText: "A"}}}},
 	}}
-	d := &document{uri: u, languageID: "plaintext", version: 1, text: text, gen: 1}
-	d.result = &analysis{gen: 1, version: 1, text: text, mapper: NewMapper(text), lang: "plaintext", findings: []config.Finding{two, one}}
-	s.docs[u] = d
+	snap := newSnapshot(u, "plaintext", 1, 1, text, nil)
+	snap.start.Do(func() {}) // analysed by hand:
+	snap.result = &analysis{gen: 1, version: 1, text: text, mapper: NewMapper(text), lang: "plaintext",
+		findings: []config.Finding{two, one}, shown: []config.Finding{two, one}}
+	close(snap.done)
+	s.docs[u] = &document{uri: u, snap: snap}
 
 	actions, err := s.CodeAction(context.Background(), &protocol.CodeActionParams{
 		TextDocument: protocol.TextDocumentIdentifier{URI: u}, Range: rng(0, 0, 1, 0),

@@ -315,7 +315,7 @@ func (a *analyzer) unsafeChars(i, j int) {
 		enc.WriteString(e)
 		edits = append(edits, edit{k, k + 1, e})
 	}
-	msg := "percent-encode as " + enc.String()
+	msg := "percent-encode as " + cut(enc.String())
 	var partners []edit
 	for k := i; k < j; k++ {
 		if a.text[k] != '{' {
@@ -332,7 +332,7 @@ func (a *analyzer) unsafeChars(i, j int) {
 	}
 	a.add(finding{
 		start: i, end: j, code: codeUnsafeChar,
-		msg:   fmt.Sprintf("unsafe %s %s: no URL grammar allows %s unencoded", plural(j-i, "character", "characters"), strconv.Quote(run), plural(j-i, "it", "them")),
+		msg:   fmt.Sprintf("unsafe %s %s: no URL grammar allows %s unencoded", plural(j-i, "character", "characters"), quote(run), plural(j-i, "it", "them")),
 		fixes: []fix{{msg: msg, edits: edits}},
 	})
 }
@@ -457,7 +457,7 @@ func (a *analyzer) redundantEscapes(i, j int) {
 		dec.WriteString(c)
 		edits = append(edits, edit{k, k + 3, c})
 	}
-	raw, d := strconv.Quote(a.text[i:j]), strconv.Quote(dec.String())
+	raw, d := quote(a.text[i:j]), quote(dec.String())
 	a.add(finding{
 		start: i, end: j, code: codeRedundantEscape,
 		msg:   fmt.Sprintf("%s needlessly escapes %s", raw, d),
@@ -508,9 +508,9 @@ func (a *analyzer) nonASCII(i, j int) {
 	var msg string
 	if utf8.ValidString(run) {
 		n := utf8.RuneCountInString(run)
-		msg = fmt.Sprintf("non-ascii %s %s: URLs are US-ASCII (RFC 1738 §2.2)", plural(n, "character", "characters"), strconv.Quote(run))
+		msg = fmt.Sprintf("non-ascii %s %s: URLs are US-ASCII (RFC 1738 §2.2)", plural(n, "character", "characters"), quote(run))
 	} else {
-		msg = fmt.Sprintf("non-ascii bytes %s, not even UTF-8: URLs are US-ASCII (RFC 1738 §2.2)", strconv.Quote(run))
+		msg = fmt.Sprintf("non-ascii bytes %s, not even UTF-8: URLs are US-ASCII (RFC 1738 §2.2)", quote(run))
 	}
 	var enc strings.Builder
 	var edits []edit
@@ -525,7 +525,7 @@ func (a *analyzer) nonASCII(i, j int) {
 		k += size
 	}
 	a.add(finding{start: i, end: j, code: codeNonASCII, msg: msg,
-		fixes: []fix{{msg: "percent-encode as " + enc.String(), edits: edits}}})
+		fixes: []fix{{msg: "percent-encode as " + cut(enc.String()), edits: edits}}})
 }
 
 // nonASCIILabel reports the non-ASCII characters of the host name label
@@ -535,7 +535,7 @@ func (a *analyzer) nonASCIILabel(l0, l1 int) {
 	label := a.text[l0:l1]
 	// The finding spans the whole label, which its fix rewrites.
 	f := finding{start: l0, end: l1, code: codeNonASCII,
-		msg: fmt.Sprintf("non-ascii host name label %s: host names are US-ASCII (RFC 1738 §3.1)", strconv.Quote(label))}
+		msg: fmt.Sprintf("non-ascii host name label %s: host names are US-ASCII (RFC 1738 §3.1)", quote(label))}
 	// Only a label that is a host name label but for its non-ASCII
 	// characters gets a fix: its ASCII form is then letters, digits and
 	// "-", safe to write in any document context.
@@ -544,7 +544,7 @@ func (a *analyzer) nonASCIILabel(l0, l1 int) {
 		ldh = ldh && (label[k] >= 0x80 || isAlnum(label[k]) || label[k] == '-')
 	}
 	if ascii, ok := idnaLabel(label); ok && ldh {
-		f.fixes = []fix{{msg: "convert the label to punycode " + strconv.Quote(ascii), edits: []edit{{l0, l1, ascii}}}}
+		f.fixes = []fix{{msg: "convert the label to punycode " + quote(ascii), edits: []edit{{l0, l1, ascii}}}}
 	}
 	a.add(f)
 }
@@ -566,28 +566,28 @@ func (a *analyzer) schemeChecks() {
 			// "baseada emhttps://…": a space went missing before the URL.
 			// The fix would be a space in the text, not in the URL: none.
 			a.add(finding{start: 0, end: len(sch), code: codeSchemeTypo,
-				msg: fmt.Sprintf("unknown scheme %s: the word %s run into %s?", strconv.Quote(sch), strconv.Quote(sch[:len(word)]), strconv.Quote(sch[len(word):]+":"))})
+				msg: fmt.Sprintf("unknown scheme %s: the word %s run into %s?", quote(sch), quote(sch[:len(word)]), strconv.Quote(sch[len(word):]+":"))})
 			return
 		}
 		if likely, ok := schemes.NearMiss(lower); ok {
 			a.add(finding{start: 0, end: len(sch), code: codeSchemeTypo,
-				msg:   fmt.Sprintf("unknown scheme %s: a misspelt %s?", strconv.Quote(sch), strconv.Quote(likely)),
+				msg:   fmt.Sprintf("unknown scheme %s: a misspelt %s?", quote(sch), strconv.Quote(likely)),
 				fixes: []fix{{msg: "replace the scheme with " + strconv.Quote(likely), edits: []edit{{0, len(sch), likely}}}}})
 			return
 		}
 	}
 	if lower != sch {
 		a.add(finding{start: 0, end: len(sch), code: codeSchemeCase,
-			msg:   fmt.Sprintf("scheme %s is not lower case", strconv.Quote(sch)),
+			msg:   fmt.Sprintf("scheme %s is not lower case", quote(sch)),
 			fixes: []fix{{msg: "lower-case the scheme", edits: []edit{{0, len(sch), lower}}}}})
 	}
 	switch {
 	case reservedSchemes[lower]:
 		a.add(finding{start: 0, end: len(sch), code: codeReservedScheme,
-			msg: fmt.Sprintf("scheme %s is reserved by RFC 1738 §4 without a syntax; checked as genericurl", strconv.Quote(lower))})
+			msg: fmt.Sprintf("scheme %s is reserved by RFC 1738 §4 without a syntax; checked as genericurl", quote(lower))})
 	case !known:
 		a.add(finding{start: 0, end: len(sch), code: codeUnknownScheme,
-			msg: fmt.Sprintf("unregistered scheme %s; checked as genericurl", strconv.Quote(lower))})
+			msg: fmt.Sprintf("unregistered scheme %s; checked as genericurl", quote(lower))})
 	}
 }
 
@@ -647,8 +647,8 @@ func (a *analyzer) separatorTypos() bool {
 		if second := parser.Scheme(rest); authoritySchemes[strings.ToLower(second)] && strings.HasPrefix(rest[len(second):], "://") {
 			end := p + 3 + len(second) + 3
 			a.add(finding{start: 0, end: end, code: codeSyntax,
-				msg:   fmt.Sprintf("the scheme is written twice: %s", strconv.Quote(s[:end])),
-				fixes: []fix{{msg: "remove " + strconv.Quote(s[:p+3]), edits: []edit{{0, p + 3, ""}}}}})
+				msg:   fmt.Sprintf("the scheme is written twice: %s", quote(s[:end])),
+				fixes: []fix{{msg: "remove " + quote(s[:p+3]), edits: []edit{{0, p + 3, ""}}}}})
 			a.stop = 0
 			return true
 		}
@@ -670,8 +670,8 @@ func (a *analyzer) separatorTypos() bool {
 		return false
 	}
 	a.add(finding{start: p, end: q, code: codeSyntax,
-		msg:   fmt.Sprintf("%s after %s: the host must follow %s", strconv.Quote(sep), strconv.Quote(a.scheme), strconv.Quote(a.scheme+"://")),
-		fixes: []fix{{msg: fmt.Sprintf(`replace %s with "://"`, strconv.Quote(sep)), edits: []edit{{p, q, "://"}}}}})
+		msg:   fmt.Sprintf("%s after %s: the host must follow %s", quote(sep), quote(a.scheme), quote(a.scheme+"://")),
+		fixes: []fix{{msg: fmt.Sprintf(`replace %s with "://"`, quote(sep)), edits: []edit{{p, q, "://"}}}}})
 	a.stop = p
 	return true
 }
@@ -779,7 +779,7 @@ func (a *analyzer) authorityChecks() {
 	if au.portStart >= 0 {
 		if port := s[au.portStart:au.end]; allDigits(port) && above(port, 65535) {
 			a.add(finding{start: au.portStart, end: au.end, code: codePortRange,
-				msg: fmt.Sprintf("port %s is above 65535", port)})
+				msg: fmt.Sprintf("port %s is above 65535", cut(port))})
 		}
 	}
 	host := s[au.hostStart:au.hostEnd]
@@ -796,7 +796,7 @@ func (a *analyzer) authorityChecks() {
 	for _, p := range parts {
 		if above(p, 255) {
 			a.add(finding{start: off, end: off + len(p), code: codeHostRange,
-				msg: fmt.Sprintf("host number part %s is above 255", p)})
+				msg: fmt.Sprintf("host number part %s is above 255", cut(p))})
 		}
 		off += len(p) + 1
 	}
@@ -949,7 +949,7 @@ func (a *analyzer) laterForm(r *repaired, se *grammar.SyntaxError, o int) bool {
 			if ok {
 				t0, t1 := r.span(au.start, au.at+1)
 				a.add(finding{start: t0, end: t1, code: codeRFC1738Unsafe,
-					msg: fmt.Sprintf("userinfo %s in an %s url: RFC 1738 §3.3 has none (RFC 3986 allows and deprecates it)", strconv.Quote(a.text[t0:t1]), sch)})
+					msg: fmt.Sprintf("userinfo %s in an %s url: RFC 1738 §3.3 has none (RFC 3986 allows and deprecates it)", quote(a.text[t0:t1]), sch)})
 				r.remove(au.start, au.at+1)
 				return true
 			}
@@ -958,7 +958,7 @@ func (a *analyzer) laterForm(r *repaired, se *grammar.SyntaxError, o int) bool {
 		if hs, he := au.hostStart, au.hostEnd; o >= hs && o < he && (he == au.end || rs[he] == ':') && ipv6Literal(rs[hs:he]) {
 			t0, t1 := r.span(hs, he)
 			a.add(finding{start: t0, end: t1, code: codeRFC1738Unsafe,
-				msg: fmt.Sprintf("ipv6 literal host %s: RFC 1738 has no IP literals (RFC 2732 added them)", strconv.Quote(a.text[t0:t1]))})
+				msg: fmt.Sprintf("ipv6 literal host %s: RFC 1738 has no IP literals (RFC 2732 added them)", quote(a.text[t0:t1]))})
 			r.rep[hs] = 'a'
 			r.remove(hs+1, he)
 			return true
@@ -977,7 +977,7 @@ func (a *analyzer) laterForm(r *repaired, se *grammar.SyntaxError, o int) bool {
 		if hs, he := au.hostStart, au.hostEnd; he-hs > 1 && rs[he-1] == '.' && rs[he-2] != '.' && o >= hs && o <= he && rs[hs] != '[' {
 			t0, t1 := r.span(he-1, he)
 			a.add(finding{start: t0, end: t1, code: codeRFC1738Unsafe,
-				msg: fmt.Sprintf(`trailing "." in host name %s: RFC 1738 §3.1 has none (RFC 3986 allows a fully qualified name)`, strconv.Quote(a.text[r.origin[hs]:t1]))})
+				msg: fmt.Sprintf(`trailing "." in host name %s: RFC 1738 §3.1 has none (RFC 3986 allows a fully qualified name)`, quote(a.text[r.origin[hs]:t1]))})
 			r.remove(he-1, he)
 			return true
 		}
@@ -998,7 +998,7 @@ func (a *analyzer) laterForm(r *repaired, se *grammar.SyntaxError, o int) bool {
 			t0, _ := r.span(first, first+1)
 			_, t1 := r.span(last, last+1)
 			a.add(finding{start: t0, end: t1, code: codeRFC1738Unsafe,
-				msg: fmt.Sprintf(`"_" in host name %s: RFC 1738 §3.1 allows letters, digits and "-" (RFC 3986 allows it)`, strconv.Quote(a.text[r.origin[hs]:r.origin[he-1]+1]))})
+				msg: fmt.Sprintf(`"_" in host name %s: RFC 1738 §3.1 allows letters, digits and "-" (RFC 3986 allows it)`, quote(a.text[r.origin[hs]:r.origin[he-1]+1]))})
 			return true
 		}
 		// RFC 3986 §3.2.3: "URI producers and normalizers should omit the

@@ -1,6 +1,7 @@
 package checks
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -33,5 +34,59 @@ func BenchmarkCheckDocument(b *testing.B) {
 	b.SetBytes(int64(len(doc)))
 	for b.Loop() {
 		CheckDocument(doc, "markdown")
+	}
+}
+
+// pathological are the documents of the issue, each at a scale n (1 or 4):
+// the time to check them must grow with n, not n², so the 4x ns/op of a
+// case is about four times its 1x (compare them side by side).
+var pathological = []struct {
+	name string
+	doc  func(n int) []byte
+}{
+	// 100k "%" in one URL on one line: one bad-escape finding, whose fix
+	// encodes them all.
+	{"percents", func(n int) []byte { return []byte("http://x.org/" + strings.Repeat("%", 100_000*n) + "\n") }},
+	// 40k URLs on one line, each with a bad escape.
+	{"urls", func(n int) []byte { return []byte(strings.Repeat("http://x.org/a%zz ", 40_000*n) + "\n") }},
+	// 250k findings (1M at 4x) on short lines: two per URL.
+	{"findings", func(n int) []byte {
+		return []byte(strings.Repeat("http://x.org/~a%zz\n", 125_000*n))
+	}},
+	// One 32 KB line (128 KB at 4x) of bad characters in a <URL:…> wrapper.
+	{"badchars", func(n int) []byte {
+		return []byte("<URL:http://x.org/" + strings.Repeat("|^a\"{b}`c%zz~é ", 2000*n) + ">\n")
+	}},
+}
+
+func BenchmarkCheckDocumentScaling(b *testing.B) {
+	for _, tc := range pathological {
+		for _, n := range []int{1, 4} {
+			doc := tc.doc(n)
+			b.Run(fmt.Sprintf("%s/%dx", tc.name, n), func(b *testing.B) {
+				b.SetBytes(int64(len(doc)))
+				for b.Loop() {
+					CheckDocument(doc, "plaintext")
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkFixAllScaling: the fix-all of the pathological documents, from
+// their findings to the fixed text.
+func BenchmarkFixAllScaling(b *testing.B) {
+	for _, tc := range pathological {
+		for _, n := range []int{1, 4} {
+			doc := tc.doc(n)
+			diags := CheckDocument(doc, "plaintext")
+			b.Run(fmt.Sprintf("%s/%dx", tc.name, n), func(b *testing.B) {
+				b.SetBytes(int64(len(doc)))
+				for b.Loop() {
+					edits, _ := PreferredEdits(diags)
+					ApplyEdits(doc, edits)
+				}
+			})
+		}
 	}
 }

@@ -36,6 +36,11 @@ const (
 	codeRedundantEscape = "redundant-escape"
 )
 
+// TooManyFindings is the code of the finding that stands for the findings
+// of a document past the most a front end shows (config.Config.Limit). No
+// analyzer reports it: it is about the document, not a URL.
+const TooManyFindings = "too-many-findings"
+
 // Catalog lists every diagnostic code, in the order of DESIGN.md.
 var Catalog = []Code{
 	{
@@ -129,6 +134,13 @@ var Catalog = []Code{
 		Severity:    Hint,
 		Strict:      Hint,
 		Unnecessary: true,
+	},
+	{
+		Name:     TooManyFindings,
+		Summary:  "more findings than the document may show; the rest are counted",
+		Doc:      `A document has more findings than the setting "maxFindings" (1000 by default) lets urlls show: the first ones, in document order, are shown, and this finding, at the first one left out, counts the others by severity. It keeps an editor, a terminal and a CI log usable when a generated document holds thousands of broken URLs. Nothing is lost: "urlls check" still exits 1 when a finding left out is an error, and "urlls check --fix" and the editor's fix-all fix every finding, shown or not. Fix the findings shown and check again, or raise "maxFindings" (0 shows them all).`,
+		Severity: Information,
+		Strict:   Information,
 	},
 }
 

@@ -457,7 +457,7 @@ func wrapped(doc []byte, start, end int) scan.Candidate {
 
 func TestCatalog(t *testing.T) {
 	want := []string{"bad-escape", "unsafe-char", "rfc1738-unsafe", "non-ascii", "syntax", "scheme-case",
-		"unknown-scheme", "scheme-typo", "reserved-scheme", "port-range", "host-range", "credentials", "redundant-escape"}
+		"unknown-scheme", "scheme-typo", "reserved-scheme", "port-range", "host-range", "credentials", "redundant-escape", "too-many-findings"}
 	var names []string
 	for _, c := range Catalog {
 		names = append(names, c.Name)
@@ -482,7 +482,7 @@ func TestCatalog(t *testing.T) {
 		"non-ascii": {Information, Error}, "syntax": {Error, Error}, "scheme-case": {Hint, Error},
 		"unknown-scheme": {Information, Information}, "scheme-typo": {Error, Error}, "reserved-scheme": {Information, Information},
 		"port-range": {Error, Error}, "host-range": {Error, Error}, "credentials": {Warning, Warning},
-		"redundant-escape": {Hint, Hint},
+		"redundant-escape": {Hint, Hint}, "too-many-findings": {Information, Information},
 	}
 	for _, c := range Catalog {
 		if s := sev[c.Name]; s != [2]Severity{c.Severity, c.Strict} {

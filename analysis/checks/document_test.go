@@ -2,12 +2,16 @@ package checks
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"html"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/urlls/urlls/analysis/scan"
 )
 
 // showDoc renders the diagnostics of a document as the document's bytes
@@ -176,4 +180,17 @@ func TestDocumentFixProperties(t *testing.T) {
 		t.Errorf("only %d fixes exercised", applied)
 	}
 	t.Logf("%d fixes applied", applied)
+}
+
+func TestCheckCandidatesContext(t *testing.T) {
+	doc := []byte(strings.Repeat("http://x.org/%zz ", 1000))
+	cands := scan.Scan(doc, "plaintext")
+	ctx, cancel := context.WithCancel(context.Background())
+	if out, err := CheckCandidatesContext(ctx, doc, cands); err != nil || len(out) != 1000 {
+		t.Fatalf("%d findings, %v", len(out), err)
+	}
+	cancel()
+	if out, err := CheckCandidatesContext(ctx, doc, cands); err != context.Canceled || out != nil {
+		t.Errorf("cancelled: %d findings, %v", len(out), err)
+	}
 }

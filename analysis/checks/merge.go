@@ -132,11 +132,22 @@ func mergedMessage(text string, g []finding) string {
 		msgs = append(msgs, f.msg)
 	}
 	d := dedupe(msgs)
-	msg := strings.Join(d, "; ")
+	msg := joinMessages(d)
 	if len(d) < len(g) {
 		msg += fmt.Sprintf(" (%d places)", len(g))
 	}
 	return msg
+}
+
+// joinMessages joins distinct messages with "; ", the first few of them:
+// a URL with a thousand different needless escapes gets one finding whose
+// message stays short.
+func joinMessages(msgs []string) string {
+	const most = 3
+	if len(msgs) > most {
+		return strings.Join(msgs[:most], "; ") + fmt.Sprintf("; and %d more", len(msgs)-most)
+	}
+	return strings.Join(msgs, "; ")
 }
 
 // mergedFixMessage words the union of the fixes of g.
@@ -167,7 +178,7 @@ func mergedFixMessage(g []finding) string {
 	for _, f := range g {
 		msgs = append(msgs, f.fixes[0].msg)
 	}
-	return strings.Join(dedupe(msgs), "; ")
+	return joinMessages(dedupe(msgs))
 }
 
 // distinctChars lists the distinct characters the spans of g cover, quoted,

@@ -1,6 +1,7 @@
 package checks
 
 import (
+	"context"
 	"sort"
 	"strings"
 
@@ -104,14 +105,27 @@ func CheckDocument(doc []byte, lang string) []Diagnostic {
 // caller that keeps the candidates too (the language server's links, hovers
 // and tokens), and returns the findings in document order.
 func CheckCandidates(doc []byte, cands []scan.Candidate) []Diagnostic {
+	out, _ := CheckCandidatesContext(context.Background(), doc, cands)
+	return out
+}
+
+// CheckCandidatesContext is CheckCandidates that stops when ctx is done
+// (checking ctx between candidates) and then returns ctx's error: the
+// language server drops the analysis of a version a newer one replaced.
+func CheckCandidatesContext(ctx context.Context, doc []byte, cands []scan.Candidate) ([]Diagnostic, error) {
 	var out []Diagnostic
-	for _, c := range cands {
+	for i, c := range cands {
+		if i%64 == 0 && ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
 		out = append(out, CheckURL(doc, c)...)
 	}
 	// Candidates come in document order and do not overlap, so this only
 	// guards against a tokenizer that breaks that promise.
-	sort.SliceStable(out, func(i, j int) bool { return out[i].Start < out[j].Start })
-	return out
+	if !sort.SliceIsSorted(out, func(i, j int) bool { return out[i].Start < out[j].Start }) {
+		sort.SliceStable(out, func(i, j int) bool { return out[i].Start < out[j].Start })
+	}
+	return out, nil
 }
 
 // verifyBudget bounds the bytes re-checked to verify the fixes of one URL,

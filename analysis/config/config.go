@@ -1,13 +1,15 @@
 // Package config reads urlls configuration (.urlls.json, initializationOptions,
 // the "urlls" section of workspace/configuration) and applies it to findings:
 // severity per code or off, strict mode, ignored URL patterns, languages by
-// file extension, the files a directory walk checks besides documents, and
-// the inline suppression comments of a document. It is
+// file extension, the files a directory walk checks besides documents, the
+// most findings shown per document, and the inline suppression comments of
+// a document. It is
 // pure: the front ends find and read the files; this package gets bytes.
 package config
 
 import (
 	"bytes"
+	"container/heap"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -44,6 +46,26 @@ type Config struct {
 	// matching paths is its business. The language server has no use for
 	// them: an editor checks every document it opens.
 	Include []string
+	// MaxFindings is the most findings a front end shows per document (the
+	// key "maxFindings"): the first ones in document order, then one
+	// too-many-findings finding that counts the rest (Limit). 0 means no
+	// limit; nil means DefaultMaxFindings. See FindingsLimit.
+	MaxFindings *int
+}
+
+// DefaultMaxFindings is how many findings of one document are shown when
+// the configuration does not say: enough for any document written by hand,
+// few enough that an editor, a terminal or a CI log stays usable when a
+// generated document has a million.
+const DefaultMaxFindings = 1000
+
+// FindingsLimit returns the most findings shown per document, 0 for no
+// limit.
+func (c Config) FindingsLimit() int {
+	if c.MaxFindings == nil {
+		return DefaultMaxFindings
+	}
+	return max(0, *c.MaxFindings)
 }
 
 // Level is a configured severity: a checks.Severity or Off.
@@ -100,7 +122,8 @@ func (e *Error) Error() string {
 //	  "severity": { "redundant-escape": "off", "non-ascii": "error" },
 //	  "ignore": [ "http://localhost*", "https://example.com/*" ],
 //	  "languages": { ".mdx": "markdown" },
-//	  "include": [ "*.go", "docs/**/*.yaml" ]
+//	  "include": [ "*.go", "docs/**/*.yaml" ],
+//	  "maxFindings": 1000
 //	}
 //
 // Unknown keys, unknown codes, bad levels and wrong types are errors located
@@ -181,6 +204,9 @@ func (c Config) Merge(o Config) Config {
 	if o.Include != nil {
 		out.Include = o.Include
 	}
+	if o.MaxFindings != nil {
+		out.MaxFindings = o.MaxFindings
+	}
 	if len(o.Languages) > 0 {
 		out.Languages = map[string]string{}
 		for k, v := range c.Languages {
@@ -255,8 +281,14 @@ func (c *Config) merge(file string, data []byte, raw map[string]json.RawMessage)
 					return at([]any{key, i}, `include pattern %q starts with "#", which makes a comment in gitignore syntax (write \# for a literal #)`, p)
 				}
 			}
+		case "maxFindings":
+			var n int
+			if err := json.Unmarshal(v, &n); err != nil || n < 0 {
+				return at([]any{key}, `"maxFindings" must be a whole number, 0 for no limit`)
+			}
+			c.MaxFindings = &n
 		default:
-			return at([]any{key}, `unknown setting %q (known: "strict", "severity", "ignore", "languages", "include")`, key)
+			return at([]any{key}, `unknown setting %q (known: "strict", "severity", "ignore", "languages", "include", "maxFindings")`, key)
 		}
 	}
 	return nil
@@ -429,13 +461,24 @@ func (c Config) Level(code string) Level {
 }
 
 // Apply gives each diagnostic of doc its severity and drops those that are
-// off, about an ignored URL, or suppressed by a urlls-disable comment.
+// off, about an ignored URL, or suppressed by a urlls-disable comment. It
+// keeps every finding (a fix-all fixes them all); Limit cuts what a front
+// end shows. It runs in time linear in the diagnostics and the
+// suppressions, up to a logarithmic factor.
 func (c Config) Apply(doc []byte, lang string, diags []checks.Diagnostic) []Finding {
-	sup := scan.Suppressions(doc, lang)
+	suppressed := suppressedDiagnostics(scan.Suppressions(doc, lang), diags)
 	out := make([]Finding, 0, len(diags))
-	for _, d := range diags {
+	lastURL, lastIgnored := "", false
+	for i, d := range diags {
 		l := c.Level(d.Code)
-		if l.Off || c.ignored(d.URL) || suppressed(sup, d) {
+		if l.Off || suppressed[i] {
+			continue
+		}
+		// The findings of one URL come together: match its patterns once.
+		if i == 0 || d.URL != lastURL {
+			lastURL, lastIgnored = d.URL, c.ignored(d.URL)
+		}
+		if lastIgnored {
 			continue
 		}
 		out = append(out, Finding{Diagnostic: d, Severity: l.Severity})
@@ -443,21 +486,115 @@ func (c Config) Apply(doc []byte, lang string, diags []checks.Diagnostic) []Find
 	return out
 }
 
-func suppressed(sup []scan.Suppression, d checks.Diagnostic) bool {
-	for _, s := range sup {
-		if d.Start < s.Start || d.Start >= s.End {
-			continue
-		}
+// suppressedDiagnostics reports, for each diagnostic, whether a suppression
+// covers it (scan.Suppression.Suppresses). It sweeps the diagnostics by
+// their start and the suppressions by theirs, keeping the suppressions that
+// cover the current offset counted by code (and the ones of every code) in
+// a heap by their end: a document with a hundred thousand
+// urlls-disable-line comments on one line and as many findings there costs
+// n log n, not the n² of matching every pair.
+func suppressedDiagnostics(sups []scan.Suppression, diags []checks.Diagnostic) []bool {
+	out := make([]bool, len(diags))
+	if len(sups) == 0 {
+		return out
+	}
+	order := make([]int, len(diags))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return diags[order[a]].Start < diags[order[b]].Start })
+	sort.SliceStable(sups, func(a, b int) bool { return sups[a].Start < sups[b].Start })
+	var active endHeap
+	all, byCode := 0, map[string]int{}
+	count := func(s scan.Suppression, n int) {
 		if s.Codes == nil {
-			return true
+			all += n
 		}
 		for _, code := range s.Codes {
-			if code == d.Code {
-				return true
-			}
+			byCode[code] += n
 		}
 	}
-	return false
+	next := 0
+	for _, i := range order {
+		off := diags[i].Start
+		for ; next < len(sups) && sups[next].Start <= off; next++ {
+			heap.Push(&active, sups[next])
+			count(sups[next], 1)
+		}
+		for active.Len() > 0 && active[0].End <= off {
+			count(heap.Pop(&active).(scan.Suppression), -1)
+		}
+		out[i] = all > 0 || byCode[diags[i].Code] > 0
+	}
+	return out
+}
+
+// endHeap is a min-heap of suppressions by their end.
+type endHeap []scan.Suppression
+
+func (h endHeap) Len() int           { return len(h) }
+func (h endHeap) Less(i, j int) bool { return h[i].End < h[j].End }
+func (h endHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *endHeap) Push(x any)        { *h = append(*h, x.(scan.Suppression)) }
+func (h *endHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}
+
+// Limit returns the findings of one document that a front end shows: all
+// of them when there are no more than FindingsLimit, else the first
+// FindingsLimit of them (in the order given, document order) and one
+// too-many-findings finding at the first finding left out, which counts
+// what is left out by severity. Its severity is that of the most severe
+// finding left out, or information if that is milder (a hidden error is
+// still an error in the Problems panel), unless the configuration sets
+// one for too-many-findings; "off" drops it. It has no URL and no fix: a
+// fix-all (FixAll) takes the findings Apply returned, all of them.
+func (c Config) Limit(findings []Finding) []Finding {
+	limit := c.FindingsLimit()
+	if limit == 0 || len(findings) <= limit {
+		return findings
+	}
+	hidden := findings[limit:]
+	out := findings[:limit:limit]
+	level, set := c.Severity[checks.TooManyFindings]
+	if set && level.Off {
+		return out
+	}
+	var counts [checks.Hint + 1]int
+	sev := checks.Information
+	for _, f := range hidden {
+		if f.Severity >= checks.Error && f.Severity <= checks.Hint {
+			counts[f.Severity]++
+		}
+		sev = min(sev, f.Severity)
+	}
+	if set {
+		sev = level.Severity
+	}
+	var parts []string
+	for s := checks.Error; s <= checks.Hint; s++ {
+		if n := counts[s]; n > 0 {
+			name := s.String()
+			if n > 1 && s != checks.Information {
+				name += "s"
+			}
+			parts = append(parts, fmt.Sprintf("%d %s", n, name))
+		}
+	}
+	first := hidden[0]
+	noun := "findings"
+	if len(hidden) == 1 {
+		noun = "finding"
+	}
+	msg := fmt.Sprintf("%d more %s not shown, from here on (%s): at most %d findings are shown per document (maxFindings)",
+		len(hidden), noun, strings.Join(parts, ", "), limit)
+	return append(out, Finding{
+		Diagnostic: checks.Diagnostic{Start: first.Start, End: first.End, Code: checks.TooManyFindings, Message: msg},
+		Severity:   sev,
+	})
 }
 
 func (c Config) ignored(url string) bool {

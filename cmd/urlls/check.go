@@ -96,6 +96,10 @@ type fileResult struct {
 	err      error  // an I/O or configuration error: the file was not checked
 	fixErr   error  // --fix could not write the file: the findings are those of the file as it is
 	binary   string // the kind of binary data (binaryKind) when the file was not checked for it
+
+	// cfg is the file's configuration. findings holds every finding (the
+	// exit code and --fix go by them); check prints cfg.Limit(findings).
+	cfg config.Config
 }
 
 // target is a file to check.
@@ -518,6 +522,7 @@ func (c *checker) checkFile(t target, stdin io.Reader) fileResult {
 	if c.flags.strict {
 		cfg.Strict = true
 	}
+	r.cfg = cfg
 	lang := languageOf(t.path, c.flags.lang, cfg)
 	if lang == "" {
 		lang = "plaintext"

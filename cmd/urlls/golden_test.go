@@ -14,6 +14,7 @@ import (
 
 	"github.com/urlls/urlls/analysis/checks"
 	"github.com/urlls/urlls/analysis/config"
+	"github.com/urlls/urlls/analysis/position"
 	"github.com/urlls/urlls/analysis/scan"
 )
 
@@ -118,10 +119,10 @@ func TestGolden(t *testing.T) {
 // renderFindings writes one line per finding.
 func renderFindings(doc []byte, findings []config.Finding) []byte {
 	var b bytes.Buffer
-	li := newLineIndex(doc)
+	m := position.New(doc)
 	for _, f := range findings {
-		l1, c1, _ := li.position(f.Start)
-		l2, c2, _ := li.position(f.End)
+		l1, c1, _ := lineCol(m, f.Start)
+		l2, c2, _ := lineCol(m, f.End)
 		fmt.Fprintf(&b, "%d:%d-%d:%d %s %s: %s\n", l1, c1, l2, c2, f.Severity, f.Code, f.Message)
 	}
 	return b.Bytes()

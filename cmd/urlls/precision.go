@@ -6,9 +6,11 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/urlls/urlls/analysis/checks"
 	"github.com/urlls/urlls/analysis/config"
+	"github.com/urlls/urlls/analysis/position"
 )
 
 // "urlls report" is for judging the precision of the checks on a corpus: a
@@ -134,13 +136,19 @@ func writePrecisionReport(w io.Writer, results []fileResult, wanted map[checks.S
 	if sample == 0 {
 		return
 	}
+	mappers := map[int]*position.Mapper{} // of the files sampled, built once each
 	for _, g := range order {
 		picked := pickSamples(g.hits, sample)
 		fmt.Fprintf(w, "\n== %s %s: %s in %s, %d shown ==\n", g.severity, g.code,
 			plural(len(g.hits), "finding"), plural(g.files, "file"), len(picked))
 		for _, h := range picked {
 			r := results[h.file]
-			writeSample(w, r.path, r.doc, r.findings[h.index])
+			m := mappers[h.file]
+			if m == nil {
+				m = position.New(r.doc)
+				mappers[h.file] = m
+			}
+			writeSample(w, r.path, m, r.doc, r.findings[h.index])
 		}
 	}
 }
@@ -187,18 +195,27 @@ func pickSamples(hits []hit, n int) []hit {
 }
 
 // writeSample prints a finding as "urlls check" does, then its source line
-// with a caret under the finding's first byte.
-func writeSample(w io.Writer, path string, doc []byte, f config.Finding) {
-	li := newLineIndex(doc)
-	line, col, _ := li.position(f.Start)
-	fmt.Fprintf(w, "%s:%d:%d: %s: %s [%s]\n", path, line, col, f.Severity, message(f.Message), f.Code)
-	start := li.starts[line-1]
-	end := len(doc)
-	if line < len(li.starts) {
-		end = li.starts[line] - 1 // the newline
+// with a caret under the finding's first byte. Only a window of a long line
+// around the finding is read, so that the samples of a 50 MB line cost
+// what those of a short one do.
+func writeSample(w io.Writer, path string, m *position.Mapper, doc []byte, f config.Finding) {
+	line, col, _ := lineCol(m, f.Start)
+	fmt.Fprintf(w, "%s:%d:%d: %s: %s [%s]\n", message(path), line, col, f.Severity, message(f.Message), f.Code)
+	start, end := m.LineStart(line-1), m.LineEnd(line-1)
+	at := max(start, min(f.Start, end))
+	// Enough bytes either side for the columns shown (a column is at most
+	// utf8.UTFMax bytes, or one byte escaped as 4 columns).
+	lo, hi := max(start, at-8*sourceBefore), min(end, at+8*sourceAfter)
+	for lo > start && !utf8.RuneStart(doc[lo]) {
+		lo--
 	}
-	text := strings.TrimSuffix(string(doc[start:end]), "\r")
-	shown, caret := caretWindow(text, f.Start-start, sourceBefore, sourceAfter)
+	shown, caret := caretWindow(string(doc[lo:hi]), at-lo, sourceBefore, sourceAfter)
+	if lo > start && !strings.HasPrefix(shown, "…") {
+		shown, caret = "…"+shown, " "+caret
+	}
+	if hi < end && !strings.HasSuffix(shown, "…") {
+		shown += "…"
+	}
 	fmt.Fprintf(w, "    %s\n    %s\n", shown, caret)
 }
 

@@ -3,10 +3,12 @@ package main
 import (
 	"os"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/urlls/urlls/analysis/checks"
+	"github.com/urlls/urlls/analysis/config"
 )
 
 // TestReadmeCatalog keeps README.md's "Diagnostics" section, the target of
@@ -33,6 +35,9 @@ func TestReadmeCatalog(t *testing.T) {
 		sections[name] = body
 	}
 	example := regexp.MustCompile("(?m)^- (Bad|Good): `([^`]+)`$")
+	// A code about the document (too-many-findings) shows its examples
+	// under a configuration ("With `"maxFindings": 1`:").
+	withMax := regexp.MustCompile("With `\"maxFindings\": ([0-9]+)`:")
 	for _, c := range checks.Catalog {
 		t.Run(c.Name, func(t *testing.T) {
 			body, ok := sections[c.Name]
@@ -50,8 +55,14 @@ func TestReadmeCatalog(t *testing.T) {
 				kind, url := m[1], m[2]
 				found[kind] = true
 				has := false
-				for _, d := range checks.CheckDocument([]byte(url+"\n"), "plaintext") {
-					has = has || d.Code == c.Name
+				doc := []byte(url + "\n")
+				var cfg config.Config
+				if m := withMax.FindStringSubmatch(body); m != nil {
+					n, _ := strconv.Atoi(m[1])
+					cfg.MaxFindings = &n
+				}
+				for _, f := range cfg.Limit(cfg.Apply(doc, "plaintext", checks.CheckDocument(doc, "plaintext"))) {
+					has = has || f.Code == c.Name
 				}
 				if want := kind == "Bad"; has != want {
 					t.Errorf("%s example %q: reports %s = %v", kind, url, c.Name, has)

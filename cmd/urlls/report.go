@@ -13,55 +13,52 @@ import (
 	"github.com/owenrumney/go-sarif/v2/sarif"
 
 	"github.com/urlls/urlls/analysis/checks"
+	"github.com/urlls/urlls/analysis/position"
 )
 
-// lineIndex converts byte offsets of one document to lines and columns.
-type lineIndex struct {
-	doc    []byte
-	starts []int // byte offset of each line's first byte
+// lineCol returns the 1-based line, byte column and code point column of
+// offset off: one position.Mapper per document, the one the language server
+// uses, so that every format counts lines alike ("\n", "\r\n" and a lone
+// "\r" end a line) and a finding costs O(log n) however long its line.
+func lineCol(m *position.Mapper, off int) (line, byteCol, charCol int) {
+	p := m.Position(off)
+	return p.Line + 1, p.Byte + 1, p.Rune + 1
 }
 
-func newLineIndex(doc []byte) *lineIndex {
-	li := &lineIndex{doc: doc, starts: []int{0}}
-	for i, b := range doc {
-		if b == '\n' {
-			li.starts = append(li.starts, i+1)
-		}
-	}
-	return li
-}
+// maxJSONURL bounds the bytes of the URL a JSON finding repeats: each
+// finding of a URL carries it, and a 256 KB URL with a dozen findings
+// would print it a dozen times.
+const maxJSONURL = 256
 
-// position returns the 1-based line, the 1-based byte column and the 1-based
-// character (Unicode code point) column of offset off.
-func (li *lineIndex) position(off int) (line, byteCol, charCol int) {
-	off = max(0, min(off, len(li.doc)))
-	lo, hi := 0, len(li.starts)-1
-	for lo < hi { // the last line start <= off
-		mid := (lo + hi + 1) / 2
-		if li.starts[mid] <= off {
-			lo = mid
-		} else {
-			hi = mid - 1
-		}
+// jsonURL is url as a JSON finding gives it: cut after maxJSONURL bytes
+// (never inside a character) and ended by "…", and whether it was cut.
+func jsonURL(url string) (string, bool) {
+	if len(url) <= maxJSONURL {
+		return url, false
 	}
-	start := li.starts[lo]
-	return lo + 1, off - start + 1, utf8.RuneCount(li.doc[start:off]) + 1
+	n := maxJSONURL
+	for n > 0 && !utf8.RuneStart(url[n]) {
+		n--
+	}
+	return url[:n] + "…", true
 }
 
 // jsonFinding is one element of --format json.
 type jsonFinding struct {
-	Path      string    `json:"path"`
-	Line      int       `json:"line"`
-	Column    int       `json:"column"`
-	EndLine   int       `json:"endLine"`
-	EndColumn int       `json:"endColumn"`
-	Offset    int       `json:"offset"`
-	EndOffset int       `json:"endOffset"`
-	Severity  string    `json:"severity"`
-	Code      string    `json:"code"`
-	Message   string    `json:"message"`
-	URL       string    `json:"url"`
-	Fixes     []jsonFix `json:"fixes"`
+	Path      string `json:"path"`
+	Line      int    `json:"line"`
+	Column    int    `json:"column"`
+	EndLine   int    `json:"endLine"`
+	EndColumn int    `json:"endColumn"`
+	Offset    int    `json:"offset"`
+	EndOffset int    `json:"endOffset"`
+	Severity  string `json:"severity"`
+	Code      string `json:"code"`
+	Message   string `json:"message"`
+	URL       string `json:"url"`
+	// URLTruncated says that URL is the start of a longer URL (jsonURL).
+	URLTruncated bool      `json:"urlTruncated,omitempty"`
+	Fixes        []jsonFix `json:"fixes"`
 }
 
 type jsonFix struct {
@@ -75,29 +72,34 @@ type jsonEdit struct {
 	NewText   string `json:"newText"`
 }
 
-// writeFindings prints the findings of every file in format. Text and JSON
-// columns count bytes, as vim's errorformat and efm-langserver expect;
-// SARIF's and GitHub's count characters.
+// writeFindings prints the findings of every file in format: those each
+// file's configuration shows (config.Config.Limit). Text and JSON columns
+// count bytes, as vim's errorformat and efm-langserver expect; SARIF's and
+// GitHub's count characters. What the output repeats per finding is
+// bounded (messages, URLs), so that its size grows with the findings and
+// the document, never with their product.
 func writeFindings(w io.Writer, format string, results []fileResult) error {
 	bw := bufio.NewWriter(w)
 	switch format {
 	case "text":
 		for _, r := range results {
-			li := newLineIndex(r.doc)
-			for _, f := range r.findings {
-				line, col, _ := li.position(f.Start)
-				fmt.Fprintf(bw, "%s:%d:%d: %s: %s [%s]\n", r.path, line, col, f.Severity, message(f.Message), f.Code)
+			m := position.New(r.doc)
+			path := message(r.path) // a newline in a file name must not start a line
+			for _, f := range r.cfg.Limit(r.findings) {
+				line, col, _ := lineCol(m, f.Start)
+				fmt.Fprintf(bw, "%s:%d:%d: %s: %s [%s]\n", path, line, col, f.Severity, message(f.Message), f.Code)
 			}
 		}
 	case "json":
 		out := []jsonFinding{}
 		for _, r := range results {
-			li := newLineIndex(r.doc)
-			for _, f := range r.findings {
+			m := position.New(r.doc)
+			for _, f := range r.cfg.Limit(r.findings) {
 				jf := jsonFinding{Path: r.path, Offset: f.Start, EndOffset: f.End, Severity: f.Severity.String(),
-					Code: f.Code, Message: f.Message, URL: f.URL, Fixes: []jsonFix{}}
-				jf.Line, jf.Column, _ = li.position(f.Start)
-				jf.EndLine, jf.EndColumn, _ = li.position(f.End)
+					Code: f.Code, Message: f.Message, Fixes: []jsonFix{}}
+				jf.URL, jf.URLTruncated = jsonURL(f.URL)
+				jf.Line, jf.Column, _ = lineCol(m, f.Start)
+				jf.EndLine, jf.EndColumn, _ = lineCol(m, f.End)
 				for _, fix := range f.SuggestedFixes {
 					jx := jsonFix{Message: fix.Message, Edits: []jsonEdit{}}
 					for _, ed := range fix.Edits {
@@ -120,10 +122,10 @@ func writeFindings(w io.Writer, format string, results []fileResult) error {
 		}
 	case "github":
 		for _, r := range results {
-			li := newLineIndex(r.doc)
-			for _, f := range r.findings {
-				line, _, col := li.position(f.Start)
-				endLine, _, endCol := li.position(f.End)
+			m := position.New(r.doc)
+			for _, f := range r.cfg.Limit(r.findings) {
+				line, _, col := lineCol(m, f.Start)
+				endLine, _, endCol := lineCol(m, f.End)
 				level := map[checks.Severity]string{checks.Error: "error", checks.Warning: "warning"}[f.Severity]
 				if level == "" {
 					level = "notice"
@@ -136,15 +138,17 @@ func writeFindings(w io.Writer, format string, results []fileResult) error {
 	return bw.Flush()
 }
 
+// The escapes of workflow commands: a message (data) and a property value.
+var (
+	githubDataEscaper     = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A")
+	githubPropertyEscaper = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C")
+)
+
 // githubData escapes a workflow command's message.
-func githubData(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
-}
+func githubData(s string) string { return githubDataEscaper.Replace(s) }
 
 // githubProperty escapes a workflow command's property value.
-func githubProperty(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
-}
+func githubProperty(s string) string { return githubPropertyEscaper.Replace(s) }
 
 // readmeURL is where the catalog documents each code; a code's section is
 // its anchor.
@@ -177,12 +181,12 @@ func writeSARIF(w io.Writer, results []fileResult) error {
 			WithDefaultConfiguration(sarif.NewReportingConfiguration().WithLevel(sarifLevel(c.Severity)))
 	}
 	for _, r := range results {
-		li := newLineIndex(r.doc)
+		m := position.New(r.doc)
 		uri := artifactURI(r.path)
 		run.AddDistinctArtifact(uri)
-		for _, f := range r.findings {
-			line, _, col := li.position(f.Start)
-			endLine, _, endCol := li.position(f.End)
+		for _, f := range r.cfg.Limit(r.findings) {
+			line, _, col := lineCol(m, f.Start)
+			endLine, _, endCol := lineCol(m, f.End)
 			region := sarif.NewRegion().
 				WithStartLine(line).WithStartColumn(col).
 				WithEndLine(endLine).WithEndColumn(endCol).
@@ -215,17 +219,20 @@ func writeSARIF(w io.Writer, results []fileResult) error {
 	return report.PrettyWrite(w)
 }
 
-// artifactURI turns a file path into the URI reference SARIF wants (§3.4.3):
-// slashes, each segment percent-encoded; standard input is "stdin".
+// artifactURI turns a file path into the URI reference SARIF wants
+// (§3.4.3): slashes, each segment percent-encoded, built by net/url, which
+// also writes "./" before a first segment with a colon ("a:b.md" would
+// otherwise be a URI of scheme "a"); standard input is "stdin".
 func artifactURI(path string) string {
 	if path == stdinName {
 		return "stdin"
 	}
-	segs := strings.Split(filepath.ToSlash(path), "/")
-	for i, s := range segs {
-		segs[i] = url.PathEscape(s)
+	p := filepath.ToSlash(path)
+	if strings.HasPrefix(p, "//") {
+		// "//host/x" would be an authority; POSIX reads "//x" as "/x".
+		p = "/" + strings.TrimLeft(p, "/")
 	}
-	return strings.Join(segs, "/")
+	return (&url.URL{Path: p}).String()
 }
 
 // ruleName makes a SARIF rule name of a code: bad-escape -> URLBadEscape. The

@@ -85,8 +85,11 @@ test('the server gets only the keys it knows, and only those the user set', () =
     ['severity', 'activateOn', 'trace', 'server'],
   );
   assert.deepEqual(serverSection(cfg), { severity: { 'bad-escape': 'warning' } });
-  const all = fakeConfig({ severity: {}, strict: true, ignore: ['http://localhost*'], languages: { '.mdx': 'markdown' } }, ['severity', 'strict', 'ignore', 'languages']);
-  assert.deepEqual(serverSection(all), { severity: {}, strict: true, ignore: ['http://localhost*'], languages: { '.mdx': 'markdown' } });
+  const all = fakeConfig(
+    { severity: {}, strict: true, ignore: ['http://localhost*'], languages: { '.mdx': 'markdown' }, maxFindings: 0 },
+    ['severity', 'strict', 'ignore', 'languages', 'maxFindings'],
+  );
+  assert.deepEqual(serverSection(all), { severity: {}, strict: true, ignore: ['http://localhost*'], languages: { '.mdx': 'markdown' }, maxFindings: 0 });
   assert.deepEqual(serverSection(fakeConfig({}, [])), {});
 });
 
