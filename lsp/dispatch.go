@@ -30,7 +30,7 @@ import (
 //     among them: LSP 3.17 says such a request must be answered
 //     MethodNotFound). Unknown notifications, "$/" ones included, are
 //     ignored. A notification the server knows, sent as a request, is done
-//     and answered with null.
+//     and answered with null; shutdown sent as a notification is done.
 //   - Params are checked before any work: wrong types and missing required
 //     fields are InvalidParams (-32602) with a message naming the field;
 //     for a notification, which cannot be answered, the message is logged
@@ -237,8 +237,13 @@ var requests = map[string]handlerFunc{
 }
 
 // notifications are the notifications the server acts on; others are
-// ignored. exit and $/cancelRequest are handled before these.
+// ignored. exit and $/cancelRequest are handled before these. shutdown is
+// a request, but JSON-RPC 2.0 says a notification is a request whose
+// answer is not wanted: sent so, it is done all the same.
 var notifications = map[string]notifyFunc{
+	protocol.MethodShutdown: func(s *Server, ctx context.Context, _ string, _ json.RawMessage) error {
+		return s.Shutdown(ctx)
+	},
 	protocol.MethodInitialized: func(s *Server, ctx context.Context, method string, params json.RawMessage) error {
 		return s.Initialized(ctx, &protocol.InitializedParams{})
 	},
