@@ -537,9 +537,14 @@ func overlong(body []byte) ([]byte, []byte, bool) {
 	if len(rest) == 0 {
 		return nil, nil, false
 	}
+	// The count may end anywhere in the next header, even in its name,
+	// but "Content-" at least must be there: a stray byte after the JSON
+	// is no header, and taken for one it would spoil the next frame.
 	start := strings.ToLower(string(rest[:min(len(rest), 14)]))
+	if len(start) < len("content-") {
+		return nil, nil, false
+	}
 	for _, h := range []string{"content-length", "content-type"} {
-		// The count may end anywhere in the next header, even in its name.
 		if strings.HasPrefix(start, h) || strings.HasPrefix(h, start) {
 			return v, rest, true
 		}

@@ -63,6 +63,9 @@ type rawClient struct {
 	ended  bool          // the server's output ended
 	exited bool          // the exit code was read
 	probes int
+
+	readDone chan struct{} // closed when the reader has returned
+	conn     net.Conn      // the client's end of net.Pipe; nil for a process
 }
 
 // newRawClient connects a raw client to Serve over net.Pipe.
@@ -73,6 +76,7 @@ func newRawClient(t testing.TB, logger *zap.Logger) *rawClient {
 		code <- Serve(context.Background(), serverEnd, Options{Logger: logger, Debounce: time.Millisecond, Version: "test"})
 	}()
 	c := connectRaw(t, clientEnd, clientEnd, clientEnd.Close, code)
+	c.conn = clientEnd
 	t.Cleanup(func() {
 		// Serve must end when the client goes, and has logged its last
 		// when it returns.
@@ -139,9 +143,16 @@ func startRawProcess(t *testing.T) *rawClient {
 }
 
 func connectRaw(t testing.TB, w io.Writer, r io.Reader, closeW func() error, code chan int) *rawClient {
-	c := &rawClient{t: t, w: w, close: closeW, code: code, change: make(chan struct{})}
+	c := &rawClient{t: t, w: w, close: closeW, code: code, change: make(chan struct{}), readDone: make(chan struct{})}
 	go c.read(r)
-	t.Cleanup(func() { c.close() })
+	t.Cleanup(func() {
+		c.close()
+		select { // the reader reports to t: it must be done when t is
+		case <-c.readDone:
+		case <-time.After(patience):
+			t.Errorf("the server's output did not end")
+		}
+	})
 	return c
 }
 
@@ -150,6 +161,7 @@ func connectRaw(t testing.TB, w io.Writer, r io.Reader, closeW func() error, cod
 // (workspace/configuration) are answered null.
 func (c *rawClient) read(r io.Reader) {
 	br := bufio.NewReader(r)
+	defer close(c.readDone)
 	defer func() {
 		c.mu.Lock()
 		c.ended = true
@@ -461,6 +473,7 @@ var wireCases = []struct {
 	{"two content-lengths", "Content-Length: 2\r\nContent-Length: 3\r\n\r\n{}", []answer{{id: "null", code: -32700}}},
 	{"content-length 0", "Content-Length: 0\r\n\r\n", []answer{{id: "null", code: -32700}}},
 	{"content-length short", "Content-Length: 10\r\n\r\n" + `{"jsonrpc":"2.0","id":1,` + hoverX + `}`, []answer{{id: "null", code: -32700}}},
+	{"stray byte after the body", frame(hoverReq("1") + "C"), []answer{{id: "null", code: -32700}}},
 	{"content-length long", "Content-Length: " + strconv.Itoa(len(hoverReq("1"))+10) + "\r\n\r\n" + hoverReq("1") + frame(hoverReq("2")), []answer{{id: "1"}, {id: "2"}}},
 	{"header line too long", "X-Long: " + strings.Repeat("x", maxHeaderLine+10) + "\r\n" + frame(`{"jsonrpc":"2.0","id":1,`+hoverX+`}`), []answer{{id: "null", code: -32700}, {id: "1"}}},
 
@@ -712,6 +725,19 @@ func TestLifecycle(t *testing.T) {
 			}
 		})
 	}
+
+	t.Run("shutdown sent as a notification", func(t *testing.T) {
+		c := newRawClient(t, logger(t))
+		c.initialize()
+		c.notify("shutdown", "")
+		if r := c.call("1", "textDocument/hover", `{}`); errCode(r) != -32600 {
+			t.Errorf("a request after shutdown: %s, want -32600", r.raw)
+		}
+		c.notify("exit", "")
+		if code := c.waitExit(); code != 0 {
+			t.Errorf("exit code %d, want 0", code)
+		}
+	})
 
 	t.Run("exit sent as a request", func(t *testing.T) {
 		c := newRawClient(t, logger(t))
