@@ -10,8 +10,9 @@ import (
 // base implements every method of protocol.Server safely: requests the
 // server does not handle answer MethodNotFound, notifications are ignored.
 // Server embeds it, so that a method the library adds or a client calls
-// can never reach a nil interface. The front handler (server.go) answers
-// unknown methods before they get here; base is the second line of defence.
+// can never reach a nil interface. The connection's dispatch (dispatch.go)
+// calls only the methods it lists and answers every other one itself; base
+// serves callers that hold a protocol.Server.
 type base struct{}
 
 func notFound(method string) error {

@@ -312,6 +312,15 @@ func (s *Server) didChange(p didChangeParams) error {
 	if !ok {
 		return fmt.Errorf("didChange for %s, which is not open", p.TextDocument.URI)
 	}
+	if p.TextDocument.Version <= base.version {
+		// LSP: versions increase with every change. An older one is a
+		// change the document already has, or one out of order.
+		err := fmt.Errorf("version %d of %s is not newer than version %d: change ignored",
+			p.TextDocument.Version, p.TextDocument.URI, base.version)
+		s.log.Error("didChange", zap.Error(err))
+		s.showMessageLater(protocol.MessageTypeError, "urlls: "+err.Error())
+		return err
+	}
 	text, ls := base.text, base.lines
 	for i, ch := range p.ContentChanges {
 		if ch.Range == nil {
@@ -445,7 +454,7 @@ func (s *Server) publish(d *document, a *analysis, st settings) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	if err := s.client.PublishDiagnostics(ctx, params); err != nil {
+	if err := s.publishDiagnostics(ctx, params, a.version); err != nil {
 		s.log.Warn("publishDiagnostics", zap.Error(err))
 		return
 	}

@@ -174,6 +174,7 @@ func contains(xs []string, x string) bool {
 func TestAnalysisScheduling(t *testing.T) {
 	rec := newRecorder()
 	s := newServer(rec, Options{Logger: zaptest.NewLogger(t), Debounce: time.Hour})
+	s.state.Store(stateInitialized) // as after initialize
 	h := s.handler()
 	ctx := context.Background()
 	t.Cleanup(func() {

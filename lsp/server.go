@@ -4,16 +4,18 @@
 // findings of analysis/checks as diagnostics off the request path, and
 // answers hovers (the grammar production under the cursor), code actions
 // (fixes), document links (relative references resolved by RFC 1808) and
-// semantic tokens. It speaks LSP 3.15 through go.lsp.dev/protocol v0.12.0 and
-// jsonrpc2 v0.10.0, wired by hand to avoid the pitfalls of NewServer
-// (shared/recipes/README.md). The server never fetches a URL and never reads
-// a file a URL names; the only files it reads are .urlls.json configurations.
+// semantic tokens. Its base protocol and lifecycle follow JSON-RPC 2.0 and
+// LSP 3.17 (frame.go reads and writes the frames, dispatch.go answers each
+// message); its features speak LSP 3.15 through go.lsp.dev/protocol v0.12.0
+// over a jsonrpc2 v0.10.0 Conn, wired by hand to avoid the pitfalls of
+// NewServer (shared/recipes/README.md). The server never fetches a URL and
+// never reads a file a URL names; the only files it reads are .urlls.json
+// configurations.
 package lsp
 
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"io"
 	"sync"
 	"sync/atomic"
@@ -41,7 +43,8 @@ const DefaultDebounce = 150 * time.Millisecond
 
 // Serve runs the language server on rwc until the client sends "exit" or
 // closes the connection, and returns the process's exit code: 0 when
-// "shutdown" came first, 1 otherwise (LSP 3.15, "exit").
+// "shutdown" came first, 1 otherwise (LSP 3.17, "exit"). The connection
+// is read by wireStream (frame.go) and served by handler (dispatch.go).
 func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) int {
 	if opts.Logger == nil {
 		opts.Logger = zap.NewNop()
@@ -51,8 +54,11 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) int {
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	conn := jsonrpc2.NewConn(jsonrpc2.NewStream(rwc))
+	wire := newWireStream(rwc, opts.Logger.Named("wire"))
+	conn := jsonrpc2.NewConn(wire)
 	s := newServer(protocol.ClientDispatcher(conn, opts.Logger.Named("client")), opts)
+	s.ids = wire
+	s.notify = conn.Notify
 	conn.Go(ctx, s.handler())
 	select {
 	case <-s.exited:
@@ -64,7 +70,7 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) int {
 	// Nothing may reach the stopped server: end the connection (for stdio
 	// the process exits anyway).
 	conn.Close()
-	if s.shutdown.Load() {
+	if s.state.Load() == stateShutdown {
 		return 0
 	}
 	return 1
@@ -76,9 +82,17 @@ type Server struct {
 	client   protocol.Client
 	log      *zap.Logger
 	opts     Options
-	shutdown atomic.Bool
+	state    atomic.Int32 // stateNew, stateInitialized, stateShutdown (dispatch.go)
 	exited   chan struct{}
 	exitOnce sync.Once
+
+	// ids gives the id a request had on the wire, for $/cancelRequest;
+	// notify sends a notification as given. Both nil without a connection
+	// (tests that drive the handler directly).
+	ids interface {
+		clientID(jsonrpc2.ID) (json.RawMessage, bool)
+	}
+	notify func(ctx context.Context, method string, params any) error
 
 	configFiles configFiles // .urlls.json files read lately
 
@@ -87,9 +101,9 @@ type Server struct {
 	settings settings // client capabilities and configuration
 	stopping bool     // stop has begun: no analysis starts
 
-	// requests in flight, for $/cancelRequest: by the id's JSON text
+	// requests in flight, for $/cancelRequest: by idKeyRaw of their id
 	inflightMu sync.Mutex
-	inflight   map[string]context.CancelFunc
+	inflight   map[string][]*flight
 
 	wg sync.WaitGroup // background analyses
 }
@@ -103,7 +117,7 @@ func newServer(client protocol.Client, opts Options) *Server {
 		opts:     opts,
 		exited:   make(chan struct{}),
 		docs:     map[protocol.DocumentURI]*document{},
-		inflight: map[string]context.CancelFunc{},
+		inflight: map[string][]*flight{},
 	}
 }
 
@@ -113,140 +127,6 @@ func (s *Server) stop() {
 	s.stopDocuments()
 	s.mu.Unlock()
 	s.wg.Wait()
-}
-
-// handled lists the methods Server implements; the front handler answers
-// every other request with MethodNotFound and drops other notifications.
-var handled = map[string]bool{
-	protocol.MethodInitialize:                      true,
-	protocol.MethodInitialized:                     true,
-	protocol.MethodShutdown:                        true,
-	protocol.MethodExit:                            true,
-	protocol.MethodTextDocumentDidOpen:             true,
-	protocol.MethodTextDocumentDidChange:           true,
-	protocol.MethodTextDocumentDidClose:            true,
-	protocol.MethodTextDocumentDidSave:             true,
-	protocol.MethodWorkspaceDidChangeConfiguration: true,
-	protocol.MethodSetTrace:                        true,
-	protocol.MethodTextDocumentHover:               true,
-	protocol.MethodTextDocumentCodeAction:          true,
-	protocol.MethodTextDocumentDocumentLink:        true,
-	protocol.MethodSemanticTokensFull:              true,
-}
-
-// handler is the connection's handler chain: cancellation (ours: the
-// library's CancelHandler mis-decodes numeric ids), requests handled in
-// order on a goroutine of their own (ordered: AsyncHandler, but a request
-// waiting for its document's analysis lets the others go), replies checked
-// (ReplyHandler), then the front filter and the library's dispatcher.
-func (s *Server) handler() jsonrpc2.Handler {
-	dispatch := protocol.ServerHandler(s, nil)
-	front := func(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
-		method := req.Method()
-		_, isCall := req.(*jsonrpc2.Call)
-		if !handled[method] {
-			if isCall {
-				return reply(ctx, nil, jsonrpc2.NewError(jsonrpc2.MethodNotFound, "method not supported: "+method))
-			}
-			return reply(ctx, nil, nil) // an unknown notification ($/progress, …): ignore it
-		}
-		// Some clients send "params": null with shutdown and exit, which the
-		// library's dispatcher rejects.
-		if string(req.Params()) == "null" && (method == protocol.MethodShutdown || method == protocol.MethodExit) {
-			if method == protocol.MethodShutdown {
-				return reply(ctx, nil, s.Shutdown(ctx))
-			}
-			return reply(ctx, nil, s.Exit(ctx))
-		}
-		if isCall && s.shutdown.Load() && method != protocol.MethodShutdown {
-			// LSP 3.15, "shutdown": after it, requests are InvalidRequest.
-			return reply(ctx, nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "the server is shutting down"))
-		}
-		if isCall && ctx.Err() != nil {
-			// Cancelled while it waited for the requests before it.
-			return reply(ctx, nil, protocol.ErrRequestCancelled)
-		}
-		var err error
-		if method == protocol.MethodTextDocumentDidChange {
-			var p didChangeParams
-			if err = json.Unmarshal(req.Params(), &p); err == nil {
-				err = s.didChange(p)
-			}
-			_ = reply(ctx, nil, nil)
-		} else {
-			err = dispatch(ctx, reply, req)
-		}
-		if err != nil {
-			// The library drops errors of notifications silently; say them.
-			s.log.Warn("handler error", zap.String("method", method), zap.Error(err))
-		}
-		return err
-	}
-	async := ordered(jsonrpc2.ReplyHandler(front))
-	return func(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
-		if req.Method() == protocol.MethodCancelRequest {
-			s.cancelRequest(req.Params())
-			return nil
-		}
-		if call, ok := req.(*jsonrpc2.Call); ok {
-			// A request can be cancelled from the moment it arrives, also
-			// while it waits for the requests before it.
-			connCtx := ctx
-			var cancel context.CancelFunc
-			ctx, cancel = context.WithCancel(ctx)
-			key := idKey(call.ID())
-			s.inflightMu.Lock()
-			s.inflight[key] = cancel
-			s.inflightMu.Unlock()
-			inner := reply
-			reply = func(_ context.Context, result any, err error) error {
-				s.inflightMu.Lock()
-				delete(s.inflight, key)
-				s.inflightMu.Unlock()
-				cancel()
-				// Reply on the connection's context: the stream writes
-				// nothing on a cancelled one, and a cancelled request must
-				// still be answered.
-				return inner(connCtx, result, err)
-			}
-		}
-		return async(ctx, reply, req)
-	}
-}
-
-// idKey renders a request id as its JSON text: a number and a string with
-// the same digits stay different ids. (jsonrpc2.ID's MarshalJSON has a
-// pointer receiver: marshalled by value, every id would be "{}".)
-func idKey(id jsonrpc2.ID) string {
-	b, err := json.Marshal(&id)
-	if err != nil {
-		return fmt.Sprint(id)
-	}
-	return string(b)
-}
-
-// cancelRequest handles $/cancelRequest, whose id is a number or a string.
-func (s *Server) cancelRequest(raw json.RawMessage) {
-	var p struct {
-		ID json.RawMessage `json:"id"`
-	}
-	if err := json.Unmarshal(raw, &p); err != nil || len(p.ID) == 0 {
-		s.log.Warn("bad $/cancelRequest", zap.ByteString("params", raw))
-		return
-	}
-	var id jsonrpc2.ID
-	if err := json.Unmarshal(p.ID, &id); err != nil {
-		s.log.Warn("bad $/cancelRequest id", zap.ByteString("id", p.ID))
-		return
-	}
-	key := idKey(id)
-	s.inflightMu.Lock()
-	cancel := s.inflight[key]
-	s.inflightMu.Unlock()
-	if cancel != nil {
-		cancel()
-	}
-	s.log.Debug("cancel", zap.String("id", key), zap.Bool("inFlight", cancel != nil))
 }
 
 // Initialize records what the client can do and declares what the server does.
@@ -291,20 +171,33 @@ func (s *Server) Initialized(ctx context.Context, p *protocol.InitializedParams)
 
 // Shutdown stops answering for documents; exit follows.
 func (s *Server) Shutdown(ctx context.Context) error {
-	s.shutdown.Store(true)
+	s.state.Store(stateShutdown)
 	s.log.Info("shutdown")
 	return nil
 }
 
 // Exit ends the session; Serve returns the exit code.
 func (s *Server) Exit(ctx context.Context) error {
-	s.log.Info("exit", zap.Bool("afterShutdown", s.shutdown.Load()))
+	s.log.Info("exit", zap.Bool("afterShutdown", s.state.Load() == stateShutdown))
 	s.exitOnce.Do(func() { close(s.exited) })
 	return nil
 }
 
 // SetTrace is accepted and ignored: the log goes to stderr or --log-file.
 func (s *Server) SetTrace(ctx context.Context, p *protocol.SetTraceParams) error { return nil }
+
+// publishDiagnostics sends p with version on the wire, also when it is 0:
+// protocol v0.12.0's params take the version unsigned and leave out 0.
+func (s *Server) publishDiagnostics(ctx context.Context, p *protocol.PublishDiagnosticsParams, version int32) error {
+	if s.notify == nil {
+		return s.client.PublishDiagnostics(ctx, p)
+	}
+	return s.notify(ctx, protocol.MethodTextDocumentPublishDiagnostics, struct {
+		URI         protocol.DocumentURI  `json:"uri"`
+		Version     int32                 `json:"version"`
+		Diagnostics []protocol.Diagnostic `json:"diagnostics"`
+	}{p.URI, version, p.Diagnostics})
+}
 
 // showMessageLater shows a message without blocking the caller (a request
 // handler must not wait on the client).

@@ -197,6 +197,7 @@ func TestCancelRequestOnTheWire(t *testing.T) {
 // request from finishing until the cancels are in.
 func TestCancelQueuedRequest(t *testing.T) {
 	s := newServer(nopClient{}, Options{Logger: zaptest.NewLogger(t), Debounce: time.Hour})
+	s.state.Store(stateInitialized) // as after initialize
 	h := s.handler()
 	ctx := context.Background()
 	u := protocol.DocumentURI("file:///a.md")
