@@ -450,7 +450,12 @@ func (s *Server) publish(d *document, a *analysis, st settings) {
 	}
 	params := &protocol.PublishDiagnosticsParams{URI: d.uri, Version: uint32(a.version), Diagnostics: s.diagnostics(a, st)}
 	if a.configErr != nil {
-		s.showMessageLater(protocol.MessageTypeError, "urlls: "+a.configErr.Error())
+		kind := protocol.MessageTypeError
+		var w configWarning
+		if errors.As(a.configErr, &w) {
+			kind = protocol.MessageTypeWarning
+		}
+		s.showMessageLater(kind, "urlls: "+a.configErr.Error())
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()

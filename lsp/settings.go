@@ -3,7 +3,6 @@ package lsp
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -183,11 +182,17 @@ func (c *configFiles) find(dir, stop string) (config.Config, error) {
 			}
 		}
 		if len(fresh) > 0 {
-			return cfg, errors.New(strings.Join(fresh, "; "))
+			return cfg, configWarning(strings.Join(fresh, "; "))
 		}
 	}
 	return cfg, err
 }
+
+// configWarning is a configuration file ignored, not a broken one: the
+// client shows it as a warning.
+type configWarning string
+
+func (w configWarning) Error() string { return string(w) }
 
 func (c *configFiles) forget() {
 	c.mu.Lock()

@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -62,6 +63,11 @@ func TestConfigLookup(t *testing.T) {
 				}
 				if (err == nil) != (tt.err == "") || err != nil && !strings.Contains(err.Error(), tt.err) {
 					t.Errorf("error %v, want %q", err, tt.err)
+				}
+				// An ignored file is a warning for the client, not an error.
+				var w configWarning
+				if err != nil && strings.Contains(err.Error(), ": ignored: ") && !errors.As(err, &w) {
+					t.Errorf("%v is not a configWarning", err)
 				}
 			}()
 			select {
