@@ -235,15 +235,21 @@ func (s *Server) current(ctx context.Context, u protocol.DocumentURI) (*analysis
 		snap = d.snap
 	}
 	s.mu.Unlock()
-	release(ctx)
 	if !ok {
 		return nil, fmt.Errorf("document %s is %w", u, errNotOpen)
 	}
 	s.startAnalysis(d, snap)
 	select {
-	case <-snap.done:
-	case <-ctx.Done():
-		return nil, protocol.ErrRequestCancelled
+	case <-snap.done: // done already: answer in turn
+	default:
+		// Let the messages behind this one go while it waits (only then:
+		// an answer that needs no wait keeps its place in the order).
+		release(ctx)
+		select {
+		case <-snap.done:
+		case <-ctx.Done():
+			return nil, protocol.ErrRequestCancelled
+		}
 	}
 	if snap.result == nil {
 		return nil, protocol.ErrContentModified
