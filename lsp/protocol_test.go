@@ -12,12 +12,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net"
-	"os"
-	"os/exec"
 	"strconv"
 	"strings"
 	"sync"
@@ -91,55 +88,22 @@ func newRawClient(t testing.TB, logger *zap.Logger) *rawClient {
 // startRawProcess runs "urlls serve --stdio" and connects a raw client to it.
 func startRawProcess(t *testing.T) *rawClient {
 	t.Helper()
-	cmd := exec.Command(urllsBinary(t), "serve", "--stdio", "--log-level", "debug")
-	cmd.Dir = t.TempDir()
-	inR, inW, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	outR, outW, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var stderr bytes.Buffer
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	inR.Close()
-	outW.Close()
-	code := make(chan int, 1)
-	waited := make(chan struct{})
-	go func() {
-		err := cmd.Wait()
-		close(waited)
-		var exit *exec.ExitError
-		switch {
-		case err == nil:
-			code <- 0
-		case errors.As(err, &exit):
-			code <- exit.ExitCode()
-		default:
-			code <- -1
-		}
-	}()
+	p := runProcess(t, t.TempDir(), "serve", "--stdio", "--log-level", "debug")
 	t.Cleanup(func() {
-		inW.Close()
+		p.in.Close()
 		select {
-		case <-waited:
+		case <-p.waited:
 		case <-time.After(patience):
 			t.Errorf("the urlls process did not end after its input was closed")
-			cmd.Process.Kill()
-			<-waited
+			p.cmd.Process.Kill()
+			<-p.waited
 		}
-		outR.Close()
+		p.out.Close()
 		if t.Failed() {
-			for _, l := range strings.Split(strings.TrimSpace(stderr.String()), "\n") {
-				t.Log("urlls: " + l)
-			}
+			p.logStderr(t)
 		}
 	})
-	return connectRaw(t, inW, outR, inW.Close, code)
+	return connectRaw(t, p.in, p.out, p.in.Close, p.code)
 }
 
 func connectRaw(t testing.TB, w io.Writer, r io.Reader, closeW func() error, code chan int) *rawClient {

@@ -63,14 +63,23 @@ type processConn struct {
 func (p processConn) Write(b []byte) (int, error) { return p.in.Write(b) }
 func (p processConn) Close() error                { return p.in.Close() }
 
-// startProcess runs "urlls args..." in dir and connects a client to its
-// standard input and output. Its log (standard error) goes to the test log.
-func startProcess(t *testing.T, dir string, args ...string) *testClient {
+// serverProcess is a running "urlls" process with pipes of its own
+// (exec's StdoutPipe may not be read after Wait, and the clients read until
+// they see the end of the output).
+type serverProcess struct {
+	cmd    *exec.Cmd
+	in     io.WriteCloser // its standard input
+	out    *os.File       // its standard output
+	stderr bytes.Buffer
+	code   chan int      // its exit code, once it ended
+	waited chan struct{} // closed when it ended
+}
+
+// runProcess starts "urlls args..." in dir.
+func runProcess(t *testing.T, dir string, args ...string) *serverProcess {
 	t.Helper()
-	cmd := exec.Command(urllsBinary(t), args...)
-	cmd.Dir = dir
-	// Pipes of our own: exec's StdoutPipe may not be read after Wait,
-	// and the client reads until it sees the end of the output.
+	p := &serverProcess{cmd: exec.Command(urllsBinary(t), args...), code: make(chan int, 1), waited: make(chan struct{})}
+	p.cmd.Dir = dir
 	inR, inW, err := os.Pipe()
 	if err != nil {
 		t.Fatal(err)
@@ -79,43 +88,54 @@ func startProcess(t *testing.T, dir string, args ...string) *testClient {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var stderr bytes.Buffer
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, &stderr
-	if err := cmd.Start(); err != nil {
+	p.in, p.out = inW, outR
+	p.cmd.Stdin, p.cmd.Stdout, p.cmd.Stderr = inR, outW, &p.stderr
+	if err := p.cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
 	inR.Close()
 	outW.Close()
-	code := make(chan int, 1)
-	waited := make(chan struct{})
 	go func() {
-		err := cmd.Wait()
-		close(waited)
+		err := p.cmd.Wait()
+		close(p.waited)
 		var exit *exec.ExitError
 		switch {
 		case err == nil:
-			code <- 0
+			p.code <- 0
 		case errors.As(err, &exit):
-			code <- exit.ExitCode()
+			p.code <- exit.ExitCode()
 		default:
-			code <- -1
+			p.code <- -1
 		}
 	}()
+	return p
+}
+
+// logStderr writes the process's log to the test log.
+func (p *serverProcess) logStderr(t *testing.T) {
+	for _, l := range strings.Split(strings.TrimSpace(p.stderr.String()), "\n") {
+		t.Log("urlls: " + l)
+	}
+}
+
+// startProcess runs "urlls args..." in dir and connects a client to its
+// standard input and output. Its log (standard error) goes to the test log.
+func startProcess(t *testing.T, dir string, args ...string) *testClient {
+	t.Helper()
+	p := runProcess(t, dir, args...)
 	t.Cleanup(func() {
 		// Runs after the client's cleanup, which waited for the process;
 		// if it waited in vain, the process is killed.
 		select {
-		case <-waited:
+		case <-p.waited:
 		default:
-			cmd.Process.Kill()
-			<-waited
+			p.cmd.Process.Kill()
+			<-p.waited
 		}
-		outR.Close()
-		for _, l := range strings.Split(strings.TrimSpace(stderr.String()), "\n") {
-			t.Log("urlls: " + l)
-		}
+		p.out.Close()
+		p.logStderr(t)
 	})
-	return connectClient(t, processConn{Reader: outR, in: inW}, dir, code, "the urlls process")
+	return connectClient(t, processConn{Reader: p.out, in: p.in}, dir, p.code, "the urlls process")
 }
 
 // TestStdioSession drives the real binary over standard input and output
