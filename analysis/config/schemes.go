@@ -38,13 +38,13 @@ type SchemeGrammar struct {
 	ruleLine, ruleC       int
 }
 
-// GrammarError returns an error located at the "grammar" value of the
-// configuration file: the file could not be read.
+// GrammarError returns an error located at the scheme's "grammar" key in
+// the configuration file: the grammar file could not be read.
 func (s SchemeGrammar) GrammarError(format string, args ...any) error {
 	return &Error{File: s.file, Line: s.grammarLine, Col: s.grammarC, Msg: fmt.Sprintf(format, args...)}
 }
 
-// RuleError returns an error located at the "rule" value of the
+// RuleError returns an error located at the scheme's "rule" key in the
 // configuration file: the grammar has no such rule.
 func (s SchemeGrammar) RuleError(format string, args ...any) error {
 	return &Error{File: s.file, Line: s.ruleLine, Col: s.ruleC, Msg: fmt.Sprintf(format, args...)}

@@ -31,7 +31,7 @@ const GrammarMaxSize = 1 << 20
 // On an error, the schemes whose grammars did load keep their start rules,
 // the others are dropped from cfg, and the error of the first (by scheme)
 // is returned: a *grammar.LoadError located in the grammar file, or a
-// *config.Error located at the value of the configuration file.
+// *config.Error located at its key in the configuration file.
 func LoadSchemes(cfg *config.Config, configFile string) error {
 	if len(cfg.Schemes) == 0 {
 		return nil
