@@ -14,6 +14,7 @@ import (
 
 	"github.com/urlls/urlls/analysis/checks"
 	"github.com/urlls/urlls/analysis/config"
+	"github.com/urlls/urlls/analysis/grammar"
 	"github.com/urlls/urlls/analysis/scan"
 )
 
@@ -136,6 +137,9 @@ type analysis struct {
 	findings   []config.Finding // all of them: the fix-all fixes them all
 	shown      []config.Finding // the diagnostics: findings cut to maxFindings
 	configErr  error
+	// schemes are the start rules of the configuration's user grammars,
+	// by lower-case scheme: hovers and tokens parse as the checks did.
+	schemes map[string]*grammar.Rule
 }
 
 // language picks the tokenizer: the configuration's language for the file
@@ -167,7 +171,9 @@ func (s *Server) analyze(ctx context.Context, snap *snapshot) (*analysis, error)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	diags, err := checks.CheckCandidatesContext(ctx, snap.text, a.candidates)
+	opts := cfg.CheckOptions()
+	a.schemes = opts.Schemes
+	diags, err := checks.CheckCandidatesContextWith(ctx, snap.text, a.candidates, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -367,8 +373,9 @@ func (s *Server) didChange(p didChangeParams) error {
 
 // DidSave re-checks: a .urlls.json may have changed with the file.
 func (s *Server) DidSave(ctx context.Context, p *protocol.DidSaveTextDocumentParams) error {
-	if path, ok := filePath(p.TextDocument.URI); ok && filepath.Base(path) == config.FileName {
-		// A saved .urlls.json can change every open document's findings.
+	if path, ok := filePath(p.TextDocument.URI); ok && (filepath.Base(path) == config.FileName || strings.EqualFold(filepath.Ext(path), ".abnf")) {
+		// A saved .urlls.json, or a grammar file one may name (its
+		// "schemes"), can change every open document's findings.
 		s.republishAll()
 		return nil
 	}

@@ -109,15 +109,13 @@ func textOffset(c scan.Candidate, off int) int {
 }
 
 // parseCandidate parses a URL as its context asks (relative references only
-// where a link may be one). A URL whose only faults are characters the
+// where a link may be one; a user's grammar for its scheme, from schemes,
+// as the checks do). A URL whose only faults are characters the
 // diagnostics report on their own (a bad escape, an unsafe or non-ASCII
 // character, an upper-case scheme) is parsed as if they were fixed, so that
 // hovers and tokens still see its structure; offsets are unchanged.
-func parseCandidate(c scan.Candidate) (grammar.Tree, error) {
-	parse := parser.Parse
-	if c.Relative {
-		parse = parser.ParseReference
-	}
+func parseCandidate(c scan.Candidate, schemes map[string]*grammar.Rule) (grammar.Tree, error) {
+	parse := func(s string) (grammar.Tree, error) { return parser.ParseWith(s, c.Relative, schemes) }
 	tree, err := parse(c.Text)
 	if err == nil {
 		return tree, nil
@@ -179,7 +177,7 @@ func (s *Server) Hover(ctx context.Context, p *protocol.HoverParams) (*protocol.
 	if !ok {
 		return nil, nil
 	}
-	tree, perr := parseCandidate(c)
+	tree, perr := parseCandidate(c, a.schemes)
 	if perr != nil {
 		return s.errorHover(a, c, perr, markdown), nil
 	}
@@ -343,7 +341,11 @@ func (s *Server) DocumentLink(ctx context.Context, p *protocol.DocumentLinkParam
 	for _, c := range a.candidates {
 		target, tooltip := c.Text, ""
 		if scheme := parser.Scheme(c.Text); scheme != "" {
-			tooltip = fmt.Sprintf("%s URL (%s)", strings.ToLower(scheme), parser.StartRule(scheme).Name)
+			start := parser.StartRule(scheme)
+			if r := parser.UserRule(a.schemes, c.Text); r != nil {
+				start = r
+			}
+			tooltip = fmt.Sprintf("%s URL (%s)", strings.ToLower(scheme), start.Name)
 		} else {
 			if !c.Relative {
 				continue
@@ -429,7 +431,7 @@ func (s *Server) SemanticTokensFull(ctx context.Context, p *protocol.SemanticTok
 				kinds[i] = tokScheme
 			}
 		}
-		if tree, err := parseCandidate(c); err == nil {
+		if tree, err := parseCandidate(c, a.schemes); err == nil {
 			for _, n := range tree.Nodes { // preorder: children paint over parents
 				if t, ok := tokenOfRule[n.Rule().Name]; ok {
 					for i := n.Start; i < n.End; i++ {

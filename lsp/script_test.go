@@ -54,7 +54,8 @@ var update = flag.Bool("update", false, "rewrite the expected lines of the scrip
 //	    settings {"urlls": JSON}, or null without JSON; the diagnostics
 //	    that follow must be published after it
 //	message
-//	    waits for the next window/showMessage: "TYPE: MESSAGE"
+//	    waits for the next window/showMessage: "TYPE: MESSAGE"; the
+//	    workspace folder's path is $WORK
 //	open FILE LANGUAGE [crlf] [nonl]
 //	    didOpen at version 1; crlf turns the file's line breaks into CRLF,
 //	    nonl drops its final line break (txtar files always end with one)
@@ -377,7 +378,8 @@ func (sc *scenario) jsonArg(st step, args []string, i int) any {
 }
 
 func (sc *scenario) work(s string) string {
-	return strings.ReplaceAll(s, sc.c.workspaceURI(), "$WORK")
+	s = strings.ReplaceAll(s, sc.c.workspaceURI(), "$WORK")
+	return strings.ReplaceAll(s, sc.c.dir, "$WORK") // a path in a message
 }
 
 func (sc *scenario) run(st step, args []string) []string {

@@ -58,6 +58,9 @@ type analyzer struct {
 	// syntax finding, or of the byte no stand-in could repair; len(text)+1
 	// when the URL parsed. The parse saw nothing after it.
 	stop int
+	// user is the start rule of the user's grammar for the scheme
+	// (Options.Schemes), nil for none: then userSyntax parses the URL.
+	user *grammar.Rule
 }
 
 // analyze runs every check on one URL text and returns the findings in text
@@ -76,7 +79,7 @@ type analyzer struct {
 // the placeholder stands for decides whether the URL parses). A URL that is
 // all placeholder ("{{ .URL }}") has no findings.
 func analyze(text string, rd reading) (findings []finding, stop int) {
-	a := &analyzer{text: text, relative: rd.relative, scheme: parser.Scheme(text), stop: 0}
+	a := &analyzer{text: text, relative: rd.relative, scheme: parser.Scheme(text), stop: 0, user: rd.user}
 	a.auth = parseAuthority(text, a.scheme)
 	if !a.mask(rd) {
 		return nil, len(text) + 1
@@ -87,7 +90,9 @@ func analyze(text string, rd reading) (findings []finding, stop int) {
 	a.characters()
 	a.schemeChecks()
 	a.authorityChecks()
-	if !a.separatorTypos() {
+	if a.user != nil {
+		a.userSyntax() // user.go
+	} else if !a.separatorTypos() {
 		a.syntax()
 	}
 	sort.SliceStable(a.findings, func(i, j int) bool {
@@ -560,7 +565,7 @@ func (a *analyzer) schemeChecks() {
 		return
 	}
 	lower := strings.ToLower(sch)
-	known := parser.KnownScheme(lower) || reservedSchemes[lower] || schemes.InUse(lower)
+	known := parser.KnownScheme(lower) || reservedSchemes[lower] || schemes.InUse(lower) || a.user != nil
 	if !known {
 		if word, glued := gluedScheme(lower); glued {
 			// "baseada emhttps://…": a space went missing before the URL.
@@ -582,7 +587,7 @@ func (a *analyzer) schemeChecks() {
 			fixes: []fix{{msg: "lower-case the scheme", edits: []edit{{0, len(sch), lower}}}}})
 	}
 	switch {
-	case reservedSchemes[lower]:
+	case reservedSchemes[lower] && a.user == nil: // a user's grammar gives it a syntax
 		a.add(finding{start: 0, end: len(sch), code: codeReservedScheme,
 			msg: fmt.Sprintf("scheme %s is reserved by RFC 1738 §4 without a syntax; checked as genericurl", quote(lower))})
 	case !known:

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/urlls/urlls/analysis/grammar"
 	"github.com/urlls/urlls/analysis/parser"
 	"github.com/urlls/urlls/analysis/scan"
 )
@@ -21,7 +22,13 @@ import (
 // would touch a placeholder, or, for a merged finding, when any of its
 // occurrences has none.
 func CheckURL(doc []byte, c scan.Candidate) []Diagnostic {
-	fs := check(c.Text, readingOf(doc, &c))
+	return checkURL(doc, c, Options{})
+}
+
+func checkURL(doc []byte, c scan.Candidate, opts Options) []Diagnostic {
+	rd := readingOf(doc, &c)
+	rd.user = parser.UserRule(opts.Schemes, c.Text)
+	fs := check(c.Text, rd)
 	if len(fs) == 0 {
 		return nil
 	}
@@ -60,6 +67,9 @@ type reading struct {
 	// this leniency: a space in an absolute URL ("<https://github.com/express
 	// js/cors>") is a typo the renderer would carry into a broken link.
 	spacedPath bool
+	// user is the start rule of the user's grammar for the URL's scheme
+	// (Options.Schemes), nil for none.
+	user *grammar.Rule
 }
 
 // readingOf returns how to read candidate c of doc.
@@ -113,12 +123,17 @@ func CheckCandidates(doc []byte, cands []scan.Candidate) []Diagnostic {
 // (checking ctx between candidates) and then returns ctx's error: the
 // language server drops the analysis of a version a newer one replaced.
 func CheckCandidatesContext(ctx context.Context, doc []byte, cands []scan.Candidate) ([]Diagnostic, error) {
+	return CheckCandidatesContextWith(ctx, doc, cands, Options{})
+}
+
+// CheckCandidatesContextWith is CheckCandidatesContext under opts.
+func CheckCandidatesContextWith(ctx context.Context, doc []byte, cands []scan.Candidate, opts Options) ([]Diagnostic, error) {
 	var out []Diagnostic
 	for i, c := range cands {
 		if i%64 == 0 && ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		out = append(out, CheckURL(doc, c)...)
+		out = append(out, checkURL(doc, c, opts)...)
 	}
 	// Candidates come in document order and do not overlap, so this only
 	// guards against a tokenizer that breaks that promise.

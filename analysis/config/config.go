@@ -51,6 +51,10 @@ type Config struct {
 	// too-many-findings finding that counts the rest (Limit). 0 means no
 	// limit; nil means DefaultMaxFindings. See FindingsLimit.
 	MaxFindings *int
+	// Schemes are the user's grammars for schemes urlls has none for (the
+	// key "schemes"), by lower-case scheme (schemes.go). Only a
+	// configuration file has them: their paths are relative to it.
+	Schemes map[string]SchemeGrammar
 }
 
 // DefaultMaxFindings is how many findings of one document are shown when
@@ -123,7 +127,8 @@ func (e *Error) Error() string {
 //	  "ignore": [ "http://localhost*", "https://example.com/*" ],
 //	  "languages": { ".mdx": "markdown" },
 //	  "include": [ "*.go", "docs/**/*.yaml" ],
-//	  "maxFindings": 1000
+//	  "maxFindings": 1000,
+//	  "schemes": { "geo": { "grammar": "geo.abnf", "rule": "geo-URI" } }
 //	}
 //
 // Unknown keys, unknown codes, bad levels and wrong types are errors located
@@ -174,6 +179,10 @@ func ParseValue(where string, v any) (Config, error) {
 		// the user; the message names the setting.
 		cerr.Line, cerr.Col = 0, 0
 	}
+	if err == nil && c.Schemes != nil {
+		// A grammar path is relative to the file that names it.
+		return Config{}, &Error{File: where, Msg: `"schemes" is a setting of ` + FileName + ` only: its grammar files are named relative to it`}
+	}
 	return c, err
 }
 
@@ -206,6 +215,9 @@ func (c Config) Merge(o Config) Config {
 	}
 	if o.MaxFindings != nil {
 		out.MaxFindings = o.MaxFindings
+	}
+	if o.Schemes != nil {
+		out.Schemes = o.Schemes
 	}
 	if len(o.Languages) > 0 {
 		out.Languages = map[string]string{}
@@ -287,8 +299,14 @@ func (c *Config) merge(file string, data []byte, raw map[string]json.RawMessage)
 				return at([]any{key}, `"maxFindings" must be a whole number, 0 for no limit`)
 			}
 			c.MaxFindings = &n
+		case "schemes":
+			schemes, err := parseSchemes(file, data, v, at)
+			if err != nil {
+				return err
+			}
+			c.Schemes = schemes
 		default:
-			return at([]any{key}, `unknown setting %q (known: "strict", "severity", "ignore", "languages", "include", "maxFindings")`, key)
+			return at([]any{key}, `unknown setting %q (known: "strict", "severity", "ignore", "languages", "include", "maxFindings", "schemes")`, key)
 		}
 	}
 	return nil

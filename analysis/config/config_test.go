@@ -55,7 +55,7 @@ func TestParseErrors(t *testing.T) {
 		{"syntax error after CR", "{\r  \"strict\": tru\r}", ".urlls.json:2:16: invalid JSON"},
 		// A byte order mark is not an error, and not a column.
 		{"byte order mark", "\xEF\xBB\xBF{\"strikt\": 1}", `.urlls.json:1:2: unknown setting "strikt"`},
-		{"unknown key names include", "{\"includes\": []}", `.urlls.json:1:2: unknown setting "includes" (known: "strict", "severity", "ignore", "languages", "include", "maxFindings")`},
+		{"unknown key names include", "{\"includes\": []}", `.urlls.json:1:2: unknown setting "includes" (known: "strict", "severity", "ignore", "languages", "include", "maxFindings", "schemes")`},
 		{"negative maxFindings", "{\"maxFindings\": -1}", `.urlls.json:1:2: "maxFindings" must be a whole number, 0 for no limit`},
 		{"fractional maxFindings", "{\"maxFindings\": 2.5}", `.urlls.json:1:2: "maxFindings" must be a whole number`},
 		{"maxFindings as a string", "{\"maxFindings\": \"10\"}", `.urlls.json:1:2: "maxFindings" must be a whole number`},

@@ -147,6 +147,9 @@ type Rule struct {
 
 	grammar *Grammar
 	index   int
+	// predefined: copied into a user grammar from the predefined rules
+	// (LoadUser), not written in its file
+	predefined bool
 }
 
 // RuleID identifies a rule of any loaded grammar. The zero RuleID is no rule.
@@ -188,6 +191,10 @@ func register(g *Grammar) {
 
 // Grammar returns the grammar the rule belongs to.
 func (r *Rule) Grammar() *Grammar { return r.grammar }
+
+// Predefined reports whether r is one of the predefined rules a user
+// grammar uses without defining it (LoadUser), not a rule of its file.
+func (r *Rule) Predefined() bool { return r.predefined }
 
 // InTree reports whether matches of r appear as nodes of derivation trees.
 func (r *Rule) InTree() bool { return !r.Transparent }

@@ -22,7 +22,25 @@ func (e *LoadError) Error() string {
 // rule may be defined twice (except by "=/", RFC 5234 §3.3), and no rule may be
 // left-recursive, since the matcher is top-down.
 func Load(name, file string, src []byte) (*Grammar, error) {
+	return load(name, file, src, loadOptions{})
+}
+
+// loadOptions are what LoadUser relaxes.
+type loadOptions struct {
+	// defaultSource is cited for the rules before any ;@source directive;
+	// "" makes such a rule an error.
+	defaultSource string
+	// predefined returns a rule that the file may use without defining
+	// it, or nil; the grammar gets a copy of it (predefine).
+	predefined func(name string) *Rule
+}
+
+// refPos is where a rule reference is written: 1-based line and byte column.
+type refPos struct{ line, col int }
+
+func load(name, file string, src []byte, opts loadOptions) (*Grammar, error) {
 	g := &Grammar{Name: name, byName: map[string]*Rule{}}
+	refs := map[*Expr]refPos{}
 	text := strings.ReplaceAll(string(src), "\r\n", "\n")
 	lines := strings.Split(text, "\n")
 	source := ""
@@ -54,7 +72,9 @@ func Load(name, file string, src []byte) (*Grammar, error) {
 		case trimmed[0] == ';':
 			continue
 		case line[0] == ' ' || line[0] == '\t':
-			return nil, &LoadError{file, i + 1, 1, "indented line outside a rule"}
+			// RFC 5234 §2.2 starts a rule at the start of a line; ABNF
+			// copied from an RFC comes indented by three spaces.
+			return nil, &LoadError{file, i + 1, 1, "indented line outside a rule (a rule starts at the start of its line, RFC 5234 §2.2; ABNF copied from an RFC keeps its indentation)"}
 		}
 		// A rule: this line and the indented lines that follow (RFC 5234 §2.2
 		// continues a rule on a line that starts with white space).
@@ -63,9 +83,12 @@ func Load(name, file string, src []byte) (*Grammar, error) {
 			i++
 		}
 		if source == "" {
-			return nil, &LoadError{file, first + 1, 1, "rule before any ;@source directive"}
+			if opts.defaultSource == "" {
+				return nil, &LoadError{file, first + 1, 1, "rule before any ;@source directive"}
+			}
+			source = opts.defaultSource
 		}
-		p := &ruleParser{file: file, lines: lines[first : i+1], firstLine: first + 1}
+		p := &ruleParser{file: file, lines: lines[first : i+1], firstLine: first + 1, refs: refs}
 		rname, incremental, expr, err := p.parseRule()
 		if err != nil {
 			return nil, err
@@ -87,6 +110,11 @@ func Load(name, file string, src []byte) (*Grammar, error) {
 			old.Definition += "\n" + def
 			continue
 		} else if incremental {
+			if opts.predefined != nil {
+				if pre := opts.predefined(rname); pre != nil {
+					return nil, &LoadError{file, first + 1, 1, fmt.Sprintf("incremental alternative for rule %q, which this file does not define: \"=/\" extends a rule of the file, not the predefined one (%s); define %s whole with \"=\"", rname, pre.Source, rname)}
+				}
+			}
 			return nil, &LoadError{file, first + 1, 1, fmt.Sprintf("incremental alternative for undefined rule %q", rname)}
 		}
 		r := &Rule{Name: rname, Definition: def, Source: source, Line: first + 1, Expr: expr, grammar: g, index: len(g.Rules)}
@@ -96,6 +124,9 @@ func Load(name, file string, src []byte) (*Grammar, error) {
 	if len(g.Rules) == 0 {
 		return nil, &LoadError{file, 1, 1, "no rules"}
 	}
+	if opts.predefined != nil {
+		g.predefine(opts.predefined, transparent)
+	}
 	for _, n := range transparent {
 		r := g.Rule(n)
 		if r == nil {
@@ -103,7 +134,7 @@ func Load(name, file string, src []byte) (*Grammar, error) {
 		}
 		r.Transparent = true
 	}
-	if err := g.check(file); err != nil {
+	if err := g.check(file, refs); err != nil {
 		return nil, err
 	}
 	g.prog = compile(g)
@@ -111,26 +142,31 @@ func Load(name, file string, src []byte) (*Grammar, error) {
 	return g, nil
 }
 
-// check resolves references and rejects left recursion.
-func (g *Grammar) check(file string) error {
-	var undefined func(e *Expr) string
-	undefined = func(e *Expr) string {
+// check resolves references and rejects left recursion. refs locates the
+// references of the file's rules.
+func (g *Grammar) check(file string, refs map[*Expr]refPos) error {
+	var undefined func(e *Expr) *Expr
+	undefined = func(e *Expr) *Expr {
 		if e.Kind == Ref {
 			if g.Rule(e.Name) == nil {
-				return e.Name
+				return e
 			}
-			return ""
+			return nil
 		}
 		for _, it := range e.Items {
-			if n := undefined(it); n != "" {
-				return n
+			if u := undefined(it); u != nil {
+				return u
 			}
 		}
-		return ""
+		return nil
 	}
 	for _, r := range g.Rules {
-		if n := undefined(r.Expr); n != "" {
-			return &LoadError{file, r.Line, 1, fmt.Sprintf("rule %q refers to undefined rule %q", r.Name, n)}
+		if u := undefined(r.Expr); u != nil {
+			line, col := r.Line, 1
+			if at, ok := refs[u]; ok {
+				line, col = at.line, at.col
+			}
+			return &LoadError{file, line, col, fmt.Sprintf("rule %q refers to undefined rule %q", r.Name, u.Name)}
 		}
 	}
 	nullable := g.nullable()
@@ -265,6 +301,9 @@ type ruleParser struct {
 	lines     []string
 	firstLine int
 	line, col int // current position within lines (0-based)
+	// refs records where each rule reference is written, for the error
+	// of a reference to an undefined rule.
+	refs map[*Expr]refPos
 }
 
 func (p *ruleParser) errorf(format string, args ...any) error {
@@ -448,7 +487,12 @@ func (p *ruleParser) repetition() (*Expr, error) {
 func (p *ruleParser) element() (*Expr, error) {
 	switch c := p.peek(); {
 	case isNameByte(c, true):
-		return &Expr{Kind: Ref, Name: p.name()}, nil
+		at := refPos{p.firstLine + p.line, p.col + 1}
+		e := &Expr{Kind: Ref, Name: p.name()}
+		if p.refs != nil {
+			p.refs[e] = at
+		}
+		return e, nil
 	case c == '(' || c == '[':
 		p.next()
 		e, err := p.alternation()

@@ -159,7 +159,8 @@ func TestLoadErrors(t *testing.T) {
 		name, src, want string
 	}{
 		{"no source", "a = \"x\"\n", "t.abnf:1:1: rule before any ;@source directive"},
-		{"undefined rule", ";@source T\na = b\n", `t.abnf:2:1: rule "a" refers to undefined rule "b"`},
+		{"undefined rule", ";@source T\na = b\n", `t.abnf:2:5: rule "a" refers to undefined rule "b"`},
+		{"undefined rule on a continuation line", ";@source T\na = \"x\"\n    / ( \"y\" zz )\n", `t.abnf:3:13: rule "a" refers to undefined rule "zz"`},
 		{"duplicate rule", ";@source T\na = \"x\"\nA = \"y\"\n", `t.abnf:3:1: rule "A" already defined at line 2`},
 		{"left recursion", ";@source T\na = [\"x\"] a \"y\"\n", `t.abnf:2:1: rule "a" is left-recursive`},
 		{"unclosed group", ";@source T\na = ( \"x\"\n", `t.abnf:2:10: expected ')'`},

@@ -112,6 +112,12 @@ func ReferenceRelative(input string) (grammar.Tree, error) {
 }
 
 func reference(input string, start *grammar.Rule) (grammar.Tree, error) {
+	return referenceWith(input, start, ruleFragment)
+}
+
+// referenceWith parses input by start up to the first "#", and the rest by
+// fragment, under RFC 1808's URL node.
+func referenceWith(input string, start, fragment *grammar.Rule) (grammar.Tree, error) {
 	body := input
 	hash := splitFragment(input)
 	if hash >= 0 {
@@ -126,7 +132,7 @@ func reference(input string, start *grammar.Rule) (grammar.Tree, error) {
 	nodes = append(nodes, grammar.Node{ID: ruleURL.ID, Start: 0, End: int32(len(input))})
 	nodes = append(nodes, t.Nodes...)
 	if hash >= 0 {
-		ft, err := ruleFragment.Match(input[hash+1:])
+		ft, err := fragment.Match(input[hash+1:])
 		if err != nil {
 			err.Input = input
 			err.Offset += hash + 1

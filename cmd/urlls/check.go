@@ -229,14 +229,11 @@ func newChecker(f selectFlags) (*checker, error) {
 	c.cwd = realDir(wd)
 	if f.config != "" {
 		// Named by the user, the file is trusted whoever owns it; it must
-		// still be a regular file of a sensible size.
-		data, _, err := fileio.ReadRegular(f.config, fileio.ConfigMaxSize)
+		// still be a regular file of a sensible size (and so must the
+		// grammar files it names).
+		cfg, err := fileio.ReadConfigFile(f.config)
 		if err != nil {
 			return nil, pathError(f.config, err)
-		}
-		cfg, err := config.Parse(f.config, data)
-		if err != nil {
-			return nil, err
 		}
 		abs, err := filepath.Abs(f.config)
 		if err != nil {
@@ -529,7 +526,8 @@ func (c *checker) checkFile(t target, stdin io.Reader) fileResult {
 	}
 	cands := scan.Scan(r.doc, lang)
 	r.urls = len(cands)
-	r.findings = cfg.Apply(r.doc, lang, checks.CheckCandidates(r.doc, cands))
+	opts := cfg.CheckOptions()
+	r.findings = cfg.Apply(r.doc, lang, checks.CheckCandidatesWith(r.doc, cands, opts))
 	if c.fix && len(r.findings) > 0 {
 		fixed, n := applyPreferredFixes(r.doc, r.findings)
 		if n > 0 && !bytes.Equal(fixed, r.doc) {
@@ -538,7 +536,7 @@ func (c *checker) checkFile(t target, stdin io.Reader) fileResult {
 				return r
 			}
 			r.doc = fixed
-			r.findings = cfg.Apply(fixed, lang, checks.CheckDocument(fixed, lang))
+			r.findings = cfg.Apply(fixed, lang, checks.CheckDocumentWith(fixed, lang, opts))
 		}
 	}
 	return r

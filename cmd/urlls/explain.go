@@ -17,6 +17,7 @@ import (
 	"github.com/urlls/urlls/analysis/grammar"
 	"github.com/urlls/urlls/analysis/parser"
 	"github.com/urlls/urlls/analysis/scan"
+	"github.com/urlls/urlls/lsp/fileio"
 )
 
 // defaultStartRules is the rule "explain --grammar G" matches when no --rule
@@ -33,6 +34,7 @@ func runExplain(e *env, cmd *command, args []string) int {
 	grammarName := fs.String("grammar", "", "match against `GRAMMAR`: "+strings.Join(grammar.BuiltinNames(), ", ")+" (default rfc1738 when --rule is given)")
 	ruleName := fs.String("rule", "", "match against production `NAME` of the grammar (default: the grammar's start rule)")
 	asJSON := fs.Bool("json", false, "print the tree (or the error) as JSON")
+	configFile := fs.String("config", "", "parse a URL of a scheme that the \"schemes\" of this configuration `file` give a grammar by that grammar")
 	pos, code, done := e.parse(cmd, fs, args)
 	if done {
 		return code
@@ -45,15 +47,17 @@ func runExplain(e *env, cmd *command, args []string) int {
 		return e.usageError(cmd, fs, "want one URL, got %d arguments (quote a URL that holds spaces)", len(pos))
 	}
 	input := pos[0]
+	schemes, ok := e.explainSchemes(*configFile)
+	if !ok {
+		return exitUsage
+	}
 
 	var parse func(string) (grammar.Tree, error)
 	if *grammarName == "" && *ruleName == "" {
-		// The scheme-aware parser, or RFC 1808 relativeURL for a reference
-		// without a scheme.
-		parse = parser.Parse
-		if parser.Scheme(input) == "" {
-			parse = parser.ParseReference
-		}
+		// The scheme-aware parser (or the user's grammar for the scheme),
+		// or RFC 1808 relativeURL for a reference without a scheme.
+		relative := parser.Scheme(input) == ""
+		parse = func(s string) (grammar.Tree, error) { return parser.ParseWith(s, relative, schemes) }
 	} else {
 		rule, code, ok := e.explainRule(cmd, fs, *grammarName, *ruleName)
 		if !ok {
@@ -77,7 +81,7 @@ func runExplain(e *env, cmd *command, args []string) int {
 			fmt.Fprintf(e.stderr, "urlls: explain: %s\n", message(err.Error()))
 			return exitFail
 		}
-		if *grammarName == "" && *ruleName == "" {
+		if *grammarName == "" && *ruleName == "" && parser.UserRule(schemes, input) == nil {
 			if modern, ok := onlyRFC1738Rejects(input); ok {
 				// What check reports as information (rfc1738-unsafe), such
 				// as the userinfo of https://user@host/, is no failure:
@@ -130,6 +134,21 @@ func onlyRFC1738Rejects(input string) (*grammar.Tree, bool) {
 		}
 	}
 	return t, true
+}
+
+// explainSchemes reads the configuration file of --config, if any, and
+// returns the start rules of its user grammars; a broken file (or grammar)
+// is reported as by urlls check.
+func (e *env) explainSchemes(file string) (map[string]*grammar.Rule, bool) {
+	if file == "" {
+		return nil, true
+	}
+	cfg, err := fileio.ReadConfigFile(file)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "urlls: explain: %s\n", message(pathError(file, err).Error()))
+		return nil, false
+	}
+	return cfg.CheckOptions().Schemes, true
 }
 
 // explainRule resolves --grammar and --rule to the rule to match.

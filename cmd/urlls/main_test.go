@@ -557,7 +557,7 @@ func TestHelp(t *testing.T) {
 		{"help", []string{"help"}, "Usage:\n  urlls <command> [arguments]"},
 		{"-h", []string{"-h"}, "Usage:\n  urlls <command> [arguments]"},
 		{"--help", []string{"--help"}, "Commands:"},
-		{"help explain", []string{"help", "explain"}, "Usage: urlls explain [--grammar rfc1738|rfc1808|rfc3986|xbnf] [--rule NAME] [--json] URL"},
+		{"help explain", []string{"help", "explain"}, "Usage: urlls explain [--grammar rfc1738|rfc1808|rfc3986|xbnf] [--rule NAME] [--json] [--config FILE] URL"},
 		{"explain -h", []string{"explain", "-h"}, "-json"},
 		{"explain --help", []string{"explain", "--help"}, "-grammar"},
 		{"help resolve", []string{"help", "resolve"}, "Usage: urlls resolve BASE REF"},

@@ -40,7 +40,9 @@ var getuid = os.Getuid
 // ReadConfig reads the configuration file at name, if it is one that urlls
 // trusts. found is false when there is none, or when there is one that is
 // not trusted: then warning says why it is ignored. err is an error reading
-// or parsing a trusted file (a *config.Error for a bad one).
+// or parsing a trusted file (a *config.Error for a bad one), or loading the
+// grammar files it names (LoadSchemes: then cfg holds the rest of the file,
+// and the schemes whose grammars did load).
 func ReadConfig(name string) (cfg config.Config, found bool, warning string, err error) {
 	f, info, err := OpenRegular(name)
 	var nr *NotRegularError
@@ -65,6 +67,9 @@ func ReadConfig(name string) (cfg config.Config, found bool, warning string, err
 		return config.Config{}, false, "", err
 	}
 	cfg, err = config.Parse(name, data)
+	if err == nil {
+		err = LoadSchemes(&cfg, name)
+	}
 	return cfg, true, "", err
 }
 
