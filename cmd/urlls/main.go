@@ -164,7 +164,12 @@ the client closes the connection first.`,
 			name:    "version",
 			args:    "",
 			summary: "print the version of urlls and of the Go that built it",
-			doc:     `Version prints "urlls VERSION GOVERSION".`,
+			doc: `Version prints "urlls VERSION GOVERSION OS/ARCH": the module version that
+the go command recorded in the binary (v1.2.3 or a pseudo-version for go
+install MODULE@VERSION and for a build in a git clone, "(devel)" for a build
+without version control information), the Go release that built it and the
+platform. A binary built in a git clone adds a line "git commit REVISION
+(TIME)", with ", with uncommitted changes" when the tree had some.`,
 			run:     runVersion,
 		},
 		{

@@ -534,8 +534,8 @@ func TestVersion(t *testing.T) {
 	if code != 0 || errOut != "" {
 		t.Fatalf("exit %d, stderr %q", code, errOut)
 	}
-	if !regexp.MustCompile(`^urlls (\(devel\)|v\S+) go\S+\n$`).MatchString(out) {
-		t.Errorf("version printed %q, want \"urlls VERSION GOVERSION\"", out)
+	if !regexp.MustCompile(`^urlls (\(devel\)|v\S+) go\S+ \w+/\w+\n(git commit [0-9a-f]{40} \(\S+\)(, with uncommitted changes)?\n)?$`).MatchString(out) {
+		t.Errorf("version printed %q, want \"urlls VERSION GOVERSION OS/ARCH\"", out)
 	}
 	// --version, what people type first, is the same.
 	for _, flag := range []string{"--version", "-version"} {
