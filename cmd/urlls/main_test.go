@@ -18,9 +18,7 @@ import (
 // urlls runs the command in-process and returns what a user would see.
 func urlls(t *testing.T, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
-	var out, errOut bytes.Buffer
-	code = run(args, strings.NewReader(""), &out, &errOut)
-	return out.String(), errOut.String(), code
+	return urllsIn(t, "", args...)
 }
 
 // productions returns the rule names of a drawn tree, one a line, in order.

@@ -106,7 +106,7 @@ def validate_settings(settings, where):
         json.dump(settings, f)
     empty = os.path.join(d, "empty.txt")
     open(empty, "w").close()
-    r = run([BIN, "check", "--config", cfg, empty])
+    r = run([BIN, "check", "--quiet", "--config", cfg, empty])
     return check(f"{where}: urlls accepts the settings {json.dumps(settings)}",
                  r.returncode == 0 and r.stdout == "" and r.stderr == "", (r.returncode, r.stderr.strip()))
 
