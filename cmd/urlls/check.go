@@ -156,13 +156,13 @@ func runCheck(e *env, cmd *command, args []string) int {
 	}
 	c.progress = startProgress(e.stderr, f.quiet, paths)
 	ok, ioErrors := c.run(e, cmd, paths)
-	min := checks.Severity(f.minSeverity)
+	shown := checks.Severity(f.minSeverity) // the mildest severity printed
 	stdout, pal := e.stdout, (*palette)(nil)
 	if f.format == "text" && colorWanted(f.color, e.stdout) {
 		// Only the text format is for people; the others are read by tools.
 		stdout, pal = colorWriter(e.stdout), newPalette(true)
 	}
-	if err := writeFindings(stdout, f.format, shownResults(ok, min), pal); err != nil {
+	if err := writeFindings(stdout, f.format, shownResults(ok, shown), pal); err != nil {
 		fmt.Fprintf(e.stderr, "urlls: check: %s\n", message(err.Error()))
 		return exitUsage
 	}
@@ -171,7 +171,7 @@ func runCheck(e *env, cmd *command, args []string) int {
 		if colorWanted(f.color, e.stderr) {
 			stderr, pal = colorWriter(e.stderr), newPalette(true)
 		}
-		writeSummary(stderr, pal, summarize(ok, min))
+		writeSummary(stderr, pal, summarize(ok, shown))
 	}
 	if ioErrors > 0 {
 		return exitUsage

@@ -190,18 +190,18 @@ func writeFindingLine(w io.Writer, p *palette, path string, line, col int, f con
 		p.paintSeverity(f.Severity, f.Severity.String()+":"), message(f.Message), p.paintCode("["+f.Code+"]"))
 }
 
-// shownResults returns the results with only the findings of severity min
-// or above. The results' own findings are left alone: the exit code and
+// shownResults returns the results with only the findings of severity
+// mildest or above. The results' own findings are left alone: the exit code and
 // --fix go by all of them.
-func shownResults(results []fileResult, min checks.Severity) []fileResult {
-	if min >= checks.Hint {
+func shownResults(results []fileResult, mildest checks.Severity) []fileResult {
+	if mildest >= checks.Hint {
 		return results
 	}
 	out := make([]fileResult, len(results))
 	for i, r := range results {
 		var kept []config.Finding
 		for _, f := range r.findings {
-			if f.Severity <= min {
+			if f.Severity <= mildest {
 				kept = append(kept, f)
 			}
 		}
@@ -221,7 +221,7 @@ type summary struct {
 	filesWith     int // the files with a finding shown
 }
 
-func summarize(results []fileResult, min checks.Severity) summary {
+func summarize(results []fileResult, mildest checks.Severity) summary {
 	var s summary
 	s.files = len(results)
 	for _, r := range results {
@@ -231,7 +231,7 @@ func summarize(results []fileResult, min checks.Severity) summary {
 			if f.Severity < checks.Error || f.Severity > checks.Hint {
 				continue
 			}
-			if f.Severity > min {
+			if f.Severity > mildest {
 				s.hidden[f.Severity]++
 				continue
 			}
