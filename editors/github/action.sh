@@ -23,11 +23,12 @@ set -euo pipefail
 workspace="${GITHUB_WORKSPACE:-$PWD}"
 temp="${RUNNER_TEMP:-${TMPDIR:-/tmp}}"
 bindir="$(mktemp -d "$temp/urlls.XXXXXX")"
+urlls="$bindir/urlls$(go env GOEXE)" # urlls.exe on Windows, as go install names it
 
 echo "::group::Install urlls"
 if [ -z "${URLLS_VERSION:-}" ]; then
   echo "go build ./cmd/urlls in $GITHUB_ACTION_PATH"
-  (cd "$GITHUB_ACTION_PATH" && go build -o "$bindir/urlls" ./cmd/urlls)
+  (cd "$GITHUB_ACTION_PATH" && go build -o "$urlls" ./cmd/urlls)
 else
   echo "go install github.com/urlls/urlls/cmd/urlls@$URLLS_VERSION"
   GOBIN="$bindir" go install "github.com/urlls/urlls/cmd/urlls@$URLLS_VERSION"
@@ -35,7 +36,7 @@ fi
 if [ -n "${GITHUB_PATH:-}" ]; then
   echo "$bindir" >> "$GITHUB_PATH"
 fi
-"$bindir/urlls" version
+"$urlls" version
 echo "::endgroup::"
 
 # Split the inputs at white space, with no glob expansion: a path or an
@@ -51,7 +52,8 @@ fi
 cd "$workspace"
 errors="$bindir/stderr"
 status=0
-"$bindir/urlls" check --format github "${args[@]}" -- "${paths[@]}" 2> "$errors" || status=$?
+# ${args[@]+...}: an empty array is no error under set -u in bash 3.2 (macOS).
+"$urlls" check --format github ${args[@]+"${args[@]}"} -- "${paths[@]}" 2> "$errors" || status=$?
 cat "$errors" >&2
 summary="$(grep -E '; [0-9,]+ URLs? in [0-9,]+ files? checked$' "$errors" | tail -n 1 || true)"
 if [ -n "$summary" ]; then
@@ -65,7 +67,7 @@ fi
 
 if [ -n "${URLLS_SARIF_FILE:-}" ]; then
   sarif_status=0
-  "$bindir/urlls" check --format sarif --quiet "${args[@]}" -- "${paths[@]}" > "$URLLS_SARIF_FILE" 2> "$errors" || sarif_status=$?
+  "$urlls" check --format sarif --quiet ${args[@]+"${args[@]}"} -- "${paths[@]}" > "$URLLS_SARIF_FILE" 2> "$errors" || sarif_status=$?
   if [ "$sarif_status" -gt 1 ]; then
     cat "$errors" >&2
     echo "::error title=urlls::could not write SARIF to $URLLS_SARIF_FILE (exit $sarif_status)"
