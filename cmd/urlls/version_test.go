@@ -195,10 +195,12 @@ func TestVersionGoInstall(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	cache := strings.TrimSpace(goCmd(t, root, nil, "env", "GOMODCACHE"))
+	goenv := strings.Fields(goCmd(t, root, nil, "env", "GOMODCACHE", "GOPROXY"))
 	gobin := t.TempDir()
 	env := []string{
-		"GOPROXY=" + fileURL(proxy) + "," + fileURL(filepath.Join(cache, "cache", "download")),
+		// The module from the proxy on disk, the dependencies from the
+		// local module cache (or, failing that, from the user's proxy).
+		"GOPROXY=" + fileURL(proxy) + "," + fileURL(filepath.Join(goenv[0], "cache", "download")) + "," + goenv[1],
 		"GOMODCACHE=" + t.TempDir(), // the fake v1.2.3 stays out of the user's cache
 		// The checksum database is not reached: the fake module is in no
 		// database, and the dependencies come from a cache they were

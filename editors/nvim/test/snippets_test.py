@@ -475,9 +475,10 @@ def module_proxy(version):
     with open(os.path.join(vdir, "list"), "w") as f:
         f.write(version + "\n")
     cache = os.path.join(ENV["GOMODCACHE"], "cache", "download")
-    # The fake version stays out of the real module cache, and no checksum
-    # database knows it.
-    return {"GOPROXY": f"file://{proxy},file://{cache}", "GOSUMDB": "off", "GOFLAGS": "-modcacherw",
+    # The dependencies come from the local module cache, or failing that
+    # from the user's proxy; the fake version stays out of the real module
+    # cache, and no checksum database knows it.
+    return {"GOPROXY": f"file://{proxy},file://{cache},{ENV['GOPROXY']}", "GOSUMDB": "off", "GOFLAGS": "-modcacherw",
             "GOMODCACHE": tempfile.mkdtemp(dir=TMP)}
 
 
@@ -751,7 +752,7 @@ def main():
         BIN = os.path.abspath(BIN)
         # The go command's caches, as the user has them: the builds of
         # pre-commit and of the action reuse them, and need no download.
-        gocache = subprocess.run(["go", "env", "GOCACHE", "GOMODCACHE"], capture_output=True, text=True,
+        gocache = subprocess.run(["go", "env", "GOCACHE", "GOMODCACHE", "GOPROXY"], capture_output=True, text=True,
                                  check=True).stdout.split()
         home = os.path.join(TMP, "home")
         os.makedirs(home)
@@ -761,7 +762,7 @@ def main():
                    XDG_CACHE_HOME=os.path.join(home, ".cache"), XDG_STATE_HOME=os.path.join(home, ".state"),
                    XDG_DATA_HOME=os.path.join(home, ".data"),
                    PRE_COMMIT_HOME=os.path.join(home, "pre-commit"),
-                   GOCACHE=gocache[0], GOMODCACHE=gocache[1],
+                   GOCACHE=gocache[0], GOMODCACHE=gocache[1], GOPROXY=gocache[2],
                    GIT_CONFIG_NOSYSTEM="1", GIT_AUTHOR_NAME="urlls test", GIT_AUTHOR_EMAIL="test@example.org",
                    GIT_COMMITTER_NAME="urlls test", GIT_COMMITTER_EMAIL="test@example.org")
         out(f"urlls {BIN}; editors/README.md {README}")
