@@ -38,7 +38,7 @@ func BenchmarkWriteFindings(b *testing.B) {
 					var size int64
 					for b.Loop() {
 						w := &countingWriter{}
-						if err := writeFindings(w, format, []fileResult{r}); err != nil {
+						if err := writeFindings(w, format, []fileResult{r}, nil); err != nil {
 							b.Fatal(err)
 						}
 						size = w.n

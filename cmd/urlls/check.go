@@ -82,6 +82,7 @@ func (l *patternList) Set(p string) error {
 // checkFlags are the options of "urlls check".
 type checkFlags struct {
 	selectFlags
+	outputFlags
 	format string
 	fix    bool
 }
@@ -124,6 +125,7 @@ func runCheck(e *env, cmd *command, args []string) int {
 	fs.StringVar(&f.format, "format", "text", "output `format`: text, json, sarif or github")
 	f.selectFlags.register(fs)
 	fs.BoolVar(&f.fix, "fix", false, "apply the preferred fix of every error and warning in place, then report what is left")
+	f.outputFlags.register(fs, true)
 	paths, code, done := e.parse(cmd, fs, args)
 	if done {
 		return code
@@ -135,6 +137,9 @@ func runCheck(e *env, cmd *command, args []string) int {
 	case "text", "json", "sarif", "github":
 	default:
 		return e.usageError(cmd, fs, "unknown format %s (want text, json, sarif or github)", oneLine(f.format))
+	}
+	if err := f.outputFlags.check(); err != nil {
+		return e.checkerError(cmd, fs, err)
 	}
 	if f.fix && containsString(paths, "-") {
 		return e.usageError(cmd, fs, "--fix rewrites files in place; it cannot fix standard input")
@@ -149,10 +154,24 @@ func runCheck(e *env, cmd *command, args []string) int {
 		// (fix.go).
 		defer holdSignals()()
 	}
+	c.progress = startProgress(e.stderr, f.quiet, paths)
 	ok, ioErrors := c.run(e, cmd, paths)
-	if err := writeFindings(e.stdout, f.format, ok); err != nil {
+	shown := checks.Severity(f.minSeverity) // the mildest severity printed
+	stdout, pal := e.stdout, (*palette)(nil)
+	if f.format == "text" && colorWanted(f.color, e.stdout) {
+		// Only the text format is for people; the others are read by tools.
+		stdout, pal = colorWriter(e.stdout), newPalette(true)
+	}
+	if err := writeFindings(stdout, f.format, shownResults(ok, shown), pal); err != nil {
 		fmt.Fprintf(e.stderr, "urlls: check: %s\n", message(err.Error()))
 		return exitUsage
+	}
+	if !f.quiet {
+		stderr, pal := e.stderr, (*palette)(nil)
+		if colorWanted(f.color, e.stderr) {
+			stderr, pal = colorWriter(e.stderr), newPalette(true)
+		}
+		writeSummary(stderr, pal, summarize(ok, shown))
 	}
 	if ioErrors > 0 {
 		return exitUsage
@@ -184,6 +203,8 @@ type checker struct {
 	fixedConfig *dirConfig      // its configuration
 	include     *includeMatcher // --include, relative to the current directory
 	cwd         string          // the current directory, symbolic links resolved
+
+	progress *progress // nil: none shown
 
 	mu       sync.Mutex
 	configs  map[configKey]*dirConfig
@@ -283,6 +304,7 @@ func realDir(dir string) string {
 // warnings about the configuration files it ignored.
 func (c *checker) run(e *env, cmd *command, paths []string) (ok []fileResult, ioErrors int) {
 	files, walkErrs, notices := c.collect(paths)
+	c.progress.walked(len(files))
 	results := make([]fileResult, len(files))
 	var wg sync.WaitGroup
 	next := make(chan int)
@@ -292,6 +314,7 @@ func (c *checker) run(e *env, cmd *command, paths []string) (ok []fileResult, io
 			defer wg.Done()
 			for i := range next {
 				results[i] = c.checkFile(files[i], e.stdin)
+				c.progress.fileChecked()
 			}
 		}()
 	}
@@ -300,6 +323,7 @@ func (c *checker) run(e *env, cmd *command, paths []string) (ok []fileResult, io
 	}
 	close(next)
 	wg.Wait()
+	c.progress.stop() // before anything else is printed
 
 	ioErrors = len(walkErrs)
 	for _, err := range walkErrs {
@@ -360,6 +384,7 @@ func (c *checker) collect(paths []string) (files []target, errs []error, notices
 		}
 		seen[t.path] = len(files)
 		files = append(files, t)
+		c.progress.fileFound()
 	}
 	walked := map[fileio.ID]bool{}
 	for _, p := range paths {

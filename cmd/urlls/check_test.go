@@ -26,13 +26,25 @@ func writeFiles(t *testing.T, files map[string]string) string {
 	return dir
 }
 
-// urllsIn runs urlls with stdin.
+// urllsIn runs urlls with stdin. The closing summary of check is left
+// out of stderr (TestSummary tests it): the tests read stderr for the
+// notices and errors.
 func urllsIn(t *testing.T, stdin string, args ...string) (string, string, int) {
+	t.Helper()
+	out, errOut, code := urllsAll(t, stdin, args...)
+	return out, summaryLine.ReplaceAllString(errOut, ""), code
+}
+
+// urllsAll runs urlls with stdin, and returns all it printed.
+func urllsAll(t *testing.T, stdin string, args ...string) (string, string, int) {
 	t.Helper()
 	var out, errOut bytes.Buffer
 	code := run(args, strings.NewReader(stdin), &out, &errOut)
 	return out.String(), errOut.String(), code
 }
+
+// summaryLine is the closing summary of check, the last line of stderr.
+var summaryLine = regexp.MustCompile(`(?m)^(no findings|[0-9][0-9,]* (error|warning|information|hint)s?\b.*); [0-9,]+ URLs? in [0-9,]+ files? checked\n\z`)
 
 func TestCheckText(t *testing.T) {
 	dir := writeFiles(t, map[string]string{

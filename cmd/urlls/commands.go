@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"cmp"
 	"fmt"
 	"runtime"
 	"runtime/debug"
@@ -110,16 +111,26 @@ func runVersion(e *env, cmd *command, args []string) int {
 	if len(pos) != 0 {
 		return e.usageError(cmd, fs, "takes no arguments, got %d", len(pos))
 	}
-	v, gov := version()
-	fmt.Fprintf(e.stdout, "urlls %s %s\n", v, gov)
+	info, _ := debug.ReadBuildInfo()
+	fmt.Fprint(e.stdout, versionText(info))
 	return exitOK
 }
 
-// version returns the module version of the binary ("(devel)" for a build
-// from a work tree) and the Go version that built it.
+// version returns the module version of the binary and the Go version that
+// built it. The go command writes the module version into every binary:
+// "v1.2.3" (or a pseudo-version) for "go install MODULE/cmd/urlls@VERSION",
+// a pseudo-version such as "v0.0.0-20260101120000-0123456789ab+dirty" for
+// "go build" in a git clone (Go 1.24 and later, unless -buildvcs=false), and
+// "(devel)" for a build without version control information. No -ldflags
+// are needed.
 func version() (string, string) {
+	info, _ := debug.ReadBuildInfo()
+	return buildVersion(info)
+}
+
+func buildVersion(info *debug.BuildInfo) (string, string) {
 	v, gov := "(devel)", runtime.Version()
-	if info, ok := debug.ReadBuildInfo(); ok {
+	if info != nil {
 		if info.Main.Version != "" {
 			v = info.Main.Version
 		}
@@ -128,4 +139,32 @@ func version() (string, string) {
 		}
 	}
 	return v, gov
+}
+
+// versionText is what "urlls version" prints: "urlls VERSION GOVERSION
+// OS/ARCH" and, for a binary built in a version control checkout, a second
+// line with the commit, its time and whether the tree had changes that were
+// not committed ("vcs.*" build settings; a module installed with go
+// install has none: its version names the commit).
+func versionText(info *debug.BuildInfo) string {
+	v, gov := buildVersion(info)
+	var b strings.Builder
+	fmt.Fprintf(&b, "urlls %s %s %s/%s\n", v, gov, runtime.GOOS, runtime.GOARCH)
+	settings := map[string]string{}
+	if info != nil {
+		for _, s := range info.Settings {
+			settings[s.Key] = s.Value
+		}
+	}
+	if rev := settings["vcs.revision"]; rev != "" {
+		fmt.Fprintf(&b, "%s commit %s", cmp.Or(settings["vcs"], "vcs"), rev)
+		if t := settings["vcs.time"]; t != "" {
+			fmt.Fprintf(&b, " (%s)", t)
+		}
+		if settings["vcs.modified"] == "true" {
+			b.WriteString(", with uncommitted changes")
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
 }

@@ -34,6 +34,8 @@ func runReport(e *env, cmd *command, args []string) int {
 	sample := fs.Int("sample", 10, "show up to `N` findings of each code")
 	severities := fs.String("severity", "error,warning,information,hint", "count and show only findings of these `severities` (comma-separated)")
 	f.register(fs)
+	var out outputFlags
+	out.register(fs, false)
 	paths, code, done := e.parse(cmd, fs, args)
 	if done {
 		return code
@@ -43,6 +45,9 @@ func runReport(e *env, cmd *command, args []string) int {
 	}
 	if *sample < 0 {
 		return e.usageError(cmd, fs, "--sample must not be negative, got %d", *sample)
+	}
+	if err := out.check(); err != nil {
+		return e.checkerError(cmd, fs, err)
 	}
 	wanted := map[checks.Severity]bool{}
 	for _, s := range strings.Split(*severities, ",") {
@@ -56,9 +61,14 @@ func runReport(e *env, cmd *command, args []string) int {
 	if err != nil {
 		return e.checkerError(cmd, fs, err)
 	}
+	c.progress = startProgress(e.stderr, out.quiet, paths)
 	results, ioErrors := c.run(e, cmd, paths)
-	w := bufio.NewWriter(e.stdout)
-	writePrecisionReport(w, results, wanted, *sample)
+	stdout, pal := e.stdout, (*palette)(nil)
+	if colorWanted(out.color, e.stdout) {
+		stdout, pal = colorWriter(e.stdout), newPalette(true)
+	}
+	w := bufio.NewWriter(stdout)
+	writePrecisionReport(w, results, wanted, *sample, pal)
 	if err := w.Flush(); err != nil {
 		fmt.Fprintf(e.stderr, "urlls: report: %s\n", message(err.Error()))
 		return exitUsage
@@ -81,8 +91,8 @@ type codeGroup struct {
 type hit struct{ file, index int }
 
 // writePrecisionReport prints the summary, the table of counts by severity
-// and code, and each code's samples.
-func writePrecisionReport(w io.Writer, results []fileResult, wanted map[checks.Severity]bool, sample int) {
+// and code, and each code's samples; p colours them (nil: plain).
+func writePrecisionReport(w io.Writer, results []fileResult, wanted map[checks.Severity]bool, sample int, p *palette) {
 	urls, total := 0, 0
 	groups := map[string]*codeGroup{}
 	for i, r := range results {
@@ -131,7 +141,7 @@ func writePrecisionReport(w io.Writer, results []fileResult, wanted map[checks.S
 	}
 	fmt.Fprintf(w, "%-11s  %-*s  %8s  %5s\n", "SEVERITY", codeWidth, "CODE", "FINDINGS", "FILES")
 	for _, g := range order {
-		fmt.Fprintf(w, "%-11s  %-*s  %8d  %5d\n", g.severity, codeWidth, g.code, len(g.hits), g.files)
+		fmt.Fprintf(w, "%s  %-*s  %8d  %5d\n", p.paintSeverity(g.severity, fmt.Sprintf("%-11s", g.severity)), codeWidth, g.code, len(g.hits), g.files)
 	}
 	if sample == 0 {
 		return
@@ -139,8 +149,8 @@ func writePrecisionReport(w io.Writer, results []fileResult, wanted map[checks.S
 	mappers := map[int]*position.Mapper{} // of the files sampled, built once each
 	for _, g := range order {
 		picked := pickSamples(g.hits, sample)
-		fmt.Fprintf(w, "\n== %s %s: %s in %s, %d shown ==\n", g.severity, g.code,
-			plural(len(g.hits), "finding"), plural(g.files, "file"), len(picked))
+		fmt.Fprintf(w, "\n%s\n", p.paintHeading(fmt.Sprintf("== %s %s: %s in %s, %d shown ==", g.severity, g.code,
+			plural(len(g.hits), "finding"), plural(g.files, "file"), len(picked))))
 		for _, h := range picked {
 			r := results[h.file]
 			m := mappers[h.file]
@@ -148,7 +158,7 @@ func writePrecisionReport(w io.Writer, results []fileResult, wanted map[checks.S
 				m = position.New(r.doc)
 				mappers[h.file] = m
 			}
-			writeSample(w, r.path, m, r.doc, r.findings[h.index])
+			writeSample(w, p, r.path, m, r.doc, r.findings[h.index])
 		}
 	}
 }
@@ -198,9 +208,9 @@ func pickSamples(hits []hit, n int) []hit {
 // with a caret under the finding's first byte. Only a window of a long line
 // around the finding is read, so that the samples of a 50 MB line cost
 // what those of a short one do.
-func writeSample(w io.Writer, path string, m *position.Mapper, doc []byte, f config.Finding) {
+func writeSample(w io.Writer, p *palette, path string, m *position.Mapper, doc []byte, f config.Finding) {
 	line, col, _ := lineCol(m, f.Start)
-	fmt.Fprintf(w, "%s:%d:%d: %s: %s [%s]\n", message(path), line, col, f.Severity, message(f.Message), f.Code)
+	writeFindingLine(w, p, message(path), line, col, f)
 	start, end := m.LineStart(line-1), m.LineEnd(line-1)
 	at := max(start, min(f.Start, end))
 	// Enough bytes either side for the columns shown (a column is at most
@@ -216,7 +226,7 @@ func writeSample(w io.Writer, path string, m *position.Mapper, doc []byte, f con
 	if hi < end && !strings.HasSuffix(shown, "…") {
 		shown += "…"
 	}
-	fmt.Fprintf(w, "    %s\n    %s\n", shown, caret)
+	fmt.Fprintf(w, "    %s\n    %s\n", shown, p.paintCaret(caret))
 }
 
 // plural says "1 file", "2 files".

@@ -78,7 +78,9 @@ type jsonEdit struct {
 // GitHub's count characters. What the output repeats per finding is
 // bounded (messages, URLs), so that its size grows with the findings and
 // the document, never with their product.
-func writeFindings(w io.Writer, format string, results []fileResult) error {
+//
+// p colours the text format; nil prints it plain.
+func writeFindings(w io.Writer, format string, results []fileResult, p *palette) error {
 	bw := bufio.NewWriter(w)
 	switch format {
 	case "text":
@@ -87,7 +89,7 @@ func writeFindings(w io.Writer, format string, results []fileResult) error {
 			path := message(r.path) // a newline in a file name must not start a line
 			for _, f := range r.cfg.Limit(r.findings) {
 				line, col, _ := lineCol(m, f.Start)
-				fmt.Fprintf(bw, "%s:%d:%d: %s: %s [%s]\n", path, line, col, f.Severity, message(f.Message), f.Code)
+				writeFindingLine(bw, p, path, line, col, f)
 			}
 		}
 	case "json":

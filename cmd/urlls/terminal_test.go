@@ -16,6 +16,14 @@ import (
 // standard input of a program run in it.
 func openPTY(t *testing.T) *os.File {
 	t.Helper()
+	_, pts := openPTYPair(t)
+	return pts
+}
+
+// openPTYPair opens a pseudo-terminal and returns its two sides: what a
+// program run in it writes to pts, the terminal, is read from ptm.
+func openPTYPair(t *testing.T) (ptm, pts *os.File) {
+	t.Helper()
 	ptm, err := os.OpenFile("/dev/ptmx", os.O_RDWR|unix.O_NOCTTY, 0)
 	if err != nil {
 		t.Skipf("no pseudo-terminal: %v", err)
@@ -28,12 +36,12 @@ func openPTY(t *testing.T) *os.File {
 	if err != nil {
 		t.Skipf("ptsname: %v", err)
 	}
-	pts, err := os.OpenFile("/dev/pts/"+strconv.Itoa(int(n)), os.O_RDWR|unix.O_NOCTTY, 0)
+	pts, err = os.OpenFile("/dev/pts/"+strconv.Itoa(int(n)), os.O_RDWR|unix.O_NOCTTY, 0)
 	if err != nil {
 		t.Skipf("open the terminal side: %v", err)
 	}
 	t.Cleanup(func() { pts.Close() })
-	return pts
+	return ptm, pts
 }
 
 // TestServeHintOnTerminal: bare urlls at a terminal tells the person what
