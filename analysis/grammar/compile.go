@@ -89,8 +89,36 @@ func compile(g *Grammar) *program {
 		p.entry[i] = int32(len(p.insts))
 		c.expr(r.Expr)
 		c.emit(inst{op: opRet, expect: -1})
+		c.tailCalls(int32(i))
 	}
 	return p
+}
+
+// tailCalls turns the calls rule i makes to itself in tail position (the
+// rule returns as soon as the call does) into jumps to its own body. A
+// right-recursive rule is a list written as recursion, the XBNF's "user ::=
+// alphanum2 [ user ]" or "path ::= void | segment [ / path ]": one
+// production instance, not one per item. As a jump, the recursion leaves one
+// node (no user › user "ser" › user "er") and one frame, so the failure
+// chains name the rule once and backtracking out of the list costs one step
+// an item instead of a return through every frame above it, which made a
+// long valid input (telnet://aaaa…, 1 KiB of user) run out of steps. The
+// choices, and so the language and the order of derivations, are unchanged:
+// what follows the call is the rule's return, wherever the call is made from.
+func (c *compiler) tailCalls(rule int32) {
+	insts := c.p.insts
+	for pc := c.p.entry[rule]; pc < int32(len(insts)); pc++ {
+		if in := insts[pc]; in.op != opCall || in.arg != rule {
+			continue
+		}
+		next := pc + 1
+		for insts[next].op == opJmp {
+			next = insts[next].arg
+		}
+		if insts[next].op == opRet {
+			insts[pc] = inst{op: opJmp, arg: c.p.entry[rule], expect: -1}
+		}
+	}
 }
 
 func (c *compiler) emit(in inst) int {
