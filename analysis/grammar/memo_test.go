@@ -431,6 +431,42 @@ func TestMemoSmallGrammars(t *testing.T) {
 			errOffset: 2, expected: `"x"|"y"|end of input`, chain: "h",
 		},
 		{
+			name: "a greedy part takes what a final optional part could have",
+			abnf: `a = p [ t ]` + "\n" + `p = 1*"x"` + "\n" + `t = "x"`,
+			rule: "a", input: "xxx",
+			tree: "a 0-3 \"xxx\"\n  p 0-3 \"xxx\"\n",
+		},
+		{
+			name: ";@present shows the final optional part when it can be there",
+			abnf: `a = "<" p [ t ]` + "\n" + `p = 1*"x"` + "\n" + `t = "x" [ "y" ]` + "\n;@present a",
+			rule: "a", input: "<xxxy",
+			tree: "a 0-5 \"<xxxy\"\n  p 1-3 \"xx\"\n  t 3-5 \"xy\"\n",
+		},
+		{
+			name: ";@present leaves it out when it cannot be there",
+			abnf: `a = "<" p [ t ]` + "\n" + `p = 1*( "x" / "y" )` + "\n" + `t = "x" "z"` + "\n;@present a",
+			rule: "a", input: "<xyy",
+			tree: "a 0-4 \"<xyy\"\n  p 1-4 \"xyy\"\n",
+		},
+		{
+			name: ";@present fails where the rule fails",
+			abnf: `a = "<" p [ t ]` + "\n" + `p = 1*"x"` + "\n" + `t = "x" "z"` + "\n;@present a",
+			rule: "a", input: "<xxq",
+			errOffset: 3, expected: `"x"|t|"z"|end of input`, chain: "a p",
+		},
+		{
+			name: "a nullable element repeated at least once",
+			abnf: `a = 1*x "y" / 1*x "z"` + "\n" + `x = "b" / v` + "\n" + `v = ""` + "\n;@transparent x v",
+			rule: "a", input: "bbz",
+			tree: "a 0-3 \"bbz\"\n",
+		},
+		{
+			name: "a nullable element repeated at least once, failing",
+			abnf: `a = 1*x "y"` + "\n" + `x = "b" / v` + "\n" + `v = ""` + "\n;@transparent x v",
+			rule: "a", input: "bbq",
+			errOffset: 2, expected: `"b"|"y"`, chain: "a",
+		},
+		{
 			name: "right recursion is one node",
 			abnf: `a = b` + "\n" + `b = "x" [ "," b ]`,
 			rule: "a", input: "x,x,x",
