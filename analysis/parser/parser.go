@@ -124,7 +124,7 @@ func reference(input string, start *grammar.Rule) (grammar.Tree, error) {
 	}
 	nodes := make([]grammar.Node, 0, len(t.Nodes)+2)
 	nodes = append(nodes, grammar.Node{ID: ruleURL.ID, Start: 0, End: int32(len(input))})
-	nodes = append(nodes, t.Nodes...)
+	nodes = append(nodes, refine(t.Nodes, body)...)
 	if hash >= 0 {
 		ft, err := ruleFragment.Match(input[hash+1:])
 		if err != nil {
