@@ -71,6 +71,20 @@ func Scheme(input string) string {
 	return ""
 }
 
+// LowerScheme returns input with its scheme in lower case, the rest as it
+// is. RFC 1738 §2.1 writes the scheme in lower case ("scheme = 1*[
+// lowalpha | digit | …]") and asks interpreters to ignore its case, as
+// urlls check does (an upper-case scheme is a scheme-case hint, no syntax
+// error): parse the result to judge an input as an interpreter would. The
+// offsets of the two are the same.
+func LowerScheme(input string) string {
+	sc := Scheme(input)
+	if sc == "" || strings.ToLower(sc) == sc {
+		return input
+	}
+	return strings.ToLower(sc) + input[len(sc):]
+}
+
 // splitFragment returns the index of the "#" that starts the fragment, or -1.
 // No RFC 1738 or RFC 1808 production other than fragment admits "#"
 // (punctuation, RFC 1738 §2.2), so the first one starts it.
