@@ -241,6 +241,7 @@ func whatwgReason(err error) string {
 		msg = err.Error()
 	}
 	msg = strings.TrimSuffix(strings.TrimSpace(msg), ".")
+	msg = strings.ReplaceAll(msg, "’", "'") // the parser spells "input's" both ways
 	if r, size := utf8.DecodeRuneInString(msg); size > 0 && !(len(msg) > size && unicode.IsUpper(rune(msg[size]))) {
 		msg = string(unicode.ToLower(r)) + msg[size:]
 	}

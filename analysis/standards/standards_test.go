@@ -25,7 +25,7 @@ func TestJudge(t *testing.T) {
 		{"http:foo", "", [3]string{
 			`not accepted: offset 5: unexpected "f" in httpurl, expected "//"`,
 			`not accepted: offset 5: unexpected "f" in http-URI, expected "//"`,
-			"not accepted: the input’s scheme is not followed by '//'; a browser follows http://foo/"}},
+			"not accepted: the input's scheme is not followed by '//'; a browser follows http://foo/"}},
 		{"Foo:bar", "", [3]string{"accepted", "accepted", "accepted; a browser follows foo:bar"}},
 		{"http://h/a b", "", [3]string{
 			`not accepted: offset 10: unexpected " " in hsegment, expected`,
