@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"go.lsp.dev/protocol"
 
@@ -17,6 +18,7 @@ import (
 	"github.com/urlls/urlls/analysis/parser"
 	"github.com/urlls/urlls/analysis/resolve"
 	"github.com/urlls/urlls/analysis/scan"
+	"github.com/urlls/urlls/analysis/standards"
 )
 
 // readmeURL is where each code is documented; the code is the anchor.
@@ -179,7 +181,7 @@ func (s *Server) Hover(ctx context.Context, p *protocol.HoverParams) (*protocol.
 	}
 	tree, perr := parseCandidate(c, a.schemes)
 	if perr != nil {
-		return s.errorHover(a, c, perr, markdown), nil
+		return s.errorHover(a, c, perr, markdown, documentBase(a, p.TextDocument.URI)), nil
 	}
 	path := tree.Path(textOffset(c, off))
 	if len(path) > 1 {
@@ -214,6 +216,7 @@ func (s *Server) Hover(ctx context.Context, p *protocol.HoverParams) (*protocol.
 			fmt.Fprintf(&b, "; decodes to %s", decoded)
 		}
 	}
+	b.WriteString(standardsSection(c, documentBase(a, p.TextDocument.URI), markdown))
 	kind := protocol.PlainText
 	if markdown {
 		kind = protocol.Markdown
@@ -223,7 +226,7 @@ func (s *Server) Hover(ctx context.Context, p *protocol.HoverParams) (*protocol.
 }
 
 // errorHover explains a URL that does not parse.
-func (s *Server) errorHover(a *analysis, c scan.Candidate, err error, markdown bool) *protocol.Hover {
+func (s *Server) errorHover(a *analysis, c scan.Candidate, err error, markdown bool, base string) *protocol.Hover {
 	msg := err.Error()
 	if serr, ok := err.(*grammar.SyntaxError); ok {
 		found := "the end of the URL"
@@ -243,6 +246,7 @@ func (s *Server) errorHover(a *analysis, c scan.Candidate, err error, markdown b
 		kind = protocol.Markdown
 		value = "URL " + strings.ReplaceAll(msg, "`", "\\`")
 	}
+	value += standardsSection(c, base, markdown)
 	r := a.mapper.Range(c.Start, c.End)
 	return &protocol.Hover{Contents: protocol.MarkupContent{Kind: kind, Value: value}, Range: &r}
 }
@@ -322,6 +326,17 @@ func (s *Server) CodeAction(ctx context.Context, p *protocol.CodeActionParams) (
 	return actions, nil
 }
 
+// documentBase is what the document's relative references are relative to:
+// its first <base href> (HTML §4.2.3), else its URI.
+func documentBase(a *analysis, uri protocol.DocumentURI) string {
+	for _, c := range a.candidates {
+		if c.Context == scan.Base && parser.Scheme(c.Text) != "" {
+			return c.Text
+		}
+	}
+	return string(uri)
+}
+
 // DocumentLink returns a link for every URL; relative references are
 // resolved by RFC 1808 §4 against the document's URI, or an HTML
 // document's <base href>. Nothing is fetched.
@@ -330,13 +345,7 @@ func (s *Server) DocumentLink(ctx context.Context, p *protocol.DocumentLinkParam
 	if err != nil {
 		return nil, err
 	}
-	base := string(p.TextDocument.URI)
-	for _, c := range a.candidates {
-		if c.Context == scan.Base && parser.Scheme(c.Text) != "" {
-			base = c.Text // the first <base href> (HTML §4.2.3)
-			break
-		}
-	}
+	base := documentBase(a, p.TextDocument.URI)
 	links := []protocol.DocumentLink{}
 	for _, c := range a.candidates {
 		target, tooltip := c.Text, ""
@@ -383,7 +392,8 @@ var tokenOfRule = map[string]int{
 	"hpath": tokPath, "fpath": tokPath, "ppath": tokPath, "urlpath": tokPath, "path": tokPath, "params": tokPath,
 	"selector": tokPath, "gtype": tokPath, "database": tokPath, "wtype": tokPath, "wpath": tokPath,
 	"group": tokPath, "article": tokPath, "encoded822addr": tokPath, "schemepart": tokPath,
-	"search": tokQuery, "query": tokQuery, "fieldspec": tokQuery,
+	"search": tokQuery, "query": tokQuery, "fieldspec": tokQuery, "gopher+_string": tokQuery,
+	"digits":   tokPath, // only nntp's article number is a digits node
 	"fragment": tokFragment,
 	"escape":   tokEscape,
 }
@@ -453,4 +463,81 @@ func (s *Server) SemanticTokensFull(ctx context.Context, p *protocol.SemanticTok
 		}
 	}
 	return &protocol.SemanticTokens{Data: data}, nil
+}
+
+// maxFollowsBytes caps the URL a hover quotes as the one a browser follows.
+const maxFollowsBytes = 200
+
+// standardsSection is the end of a URL's hover: one line per standard, what
+// RFC 1738 (RFC 1808 for a relative reference), RFC 3986 and browsers (the
+// WHATWG URL Standard) make of the URL: accepted or the first reason it is
+// not, and the URL a browser follows. A relative reference is resolved
+// against base, as a browser resolves it against the page.
+func standardsSection(c scan.Candidate, base string, markdown bool) string {
+	if parser.Scheme(c.Text) == "" && !c.Relative {
+		base = "" // not a link: no page to resolve it against
+	}
+	var b strings.Builder
+	if markdown {
+		b.WriteString("\n\n---\n")
+	}
+	for _, v := range standards.Judge(c.Text, base) {
+		follows := v.Follows
+		if len(follows) > maxFollowsBytes {
+			cut := maxFollowsBytes
+			for cut > 0 && !utf8.RuneStart(follows[cut]) {
+				cut--
+			}
+			follows = follows[:cut] + "…"
+		}
+		v.Follows = ""
+		line := v.String()
+		if !markdown {
+			if follows != "" {
+				line = strings.TrimSuffix(line, "; a browser follows no URL") + "; a browser follows " + follows
+			}
+			fmt.Fprintf(&b, "\n%s: %s", v.Standard, line)
+			continue
+		}
+		line = markdownText(strings.TrimSuffix(line, "; a browser follows no URL"))
+		switch {
+		case follows != "":
+			line += "; a browser follows " + codeSpan(follows)
+		case v.Standard == standards.WHATWG && !v.Relative:
+			line += "; a browser follows no URL"
+		}
+		fmt.Fprintf(&b, "\n- %s: %s", v.Standard, line)
+	}
+	return b.String()
+}
+
+// markdownText escapes the characters that Markdown would read as markup.
+func markdownText(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if strings.IndexByte("\\`*_{}[]<>#|~&!", s[i]) >= 0 {
+			b.WriteByte('\\')
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+// codeSpan renders s as a Markdown code span, fenced by more backticks than
+// any run inside it (CommonMark §6.1).
+func codeSpan(s string) string {
+	longest, run := 0, 0
+	for i := 0; i < len(s); i++ {
+		if s[i] == '`' {
+			run++
+			longest = max(longest, run)
+		} else {
+			run = 0
+		}
+	}
+	fence := strings.Repeat("`", longest+1)
+	if longest > 0 || strings.HasPrefix(s, " ") {
+		return fence + " " + s + " " + fence
+	}
+	return fence + s + fence
 }

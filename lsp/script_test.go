@@ -512,7 +512,7 @@ func (sc *scenario) run(st step, args []string) []string {
 		}
 		out = append(out, string(h.Contents.Kind))
 		for _, l := range strings.Split(h.Contents.Value, "\n") {
-			out = append(out, strings.TrimRight("| "+l, " "))
+			out = append(out, strings.TrimRight("| "+sc.work(l), " "))
 		}
 		return out
 

@@ -87,10 +87,52 @@ func compile(g *Grammar) *program {
 	}
 	for i, r := range g.Rules {
 		p.entry[i] = int32(len(p.insts))
-		c.expr(r.Expr)
+		c.expr(c.body(r))
 		c.emit(inst{op: opRet, expect: -1})
+		c.tailCalls(int32(i))
 	}
 	return p
+}
+
+// body returns the expression rule r's body is compiled from: its
+// definition, with "… p [ x ]" read as "… ( p x / p )" when r prefers its
+// final optional part present (Rule.PreferPresent).
+func (c *compiler) body(r *Rule) *Expr {
+	if !r.PreferPresent {
+		return r.Expr
+	}
+	before, opt, _ := finalOptional(r.Expr)
+	p := before[len(before)-1]
+	with := &Expr{Kind: Seq, Items: []*Expr{p, opt}}
+	items := append(append([]*Expr(nil), before[:len(before)-1]...), &Expr{Kind: Alt, Items: []*Expr{with, p}})
+	return &Expr{Kind: Seq, Items: items}
+}
+
+// tailCalls turns the calls rule i makes to itself in tail position (the
+// rule returns as soon as the call does) into jumps to its own body. A
+// right-recursive rule is a list written as recursion, the XBNF's "user ::=
+// alphanum2 [ user ]" or "path ::= void | segment [ / path ]": one
+// production instance, not one per item. As a jump, the recursion leaves one
+// node (no user › user "ser" › user "er") and one frame, so the failure
+// chains name the rule once and backtracking out of the list costs one step
+// an item instead of a return through every frame above it, which made a
+// long valid input (telnet://aaaa…, 1 KiB of user) run out of steps. The
+// choices, and so the language and the order of derivations, are unchanged:
+// what follows the call is the rule's return, wherever the call is made from.
+func (c *compiler) tailCalls(rule int32) {
+	insts := c.p.insts
+	for pc := c.p.entry[rule]; pc < int32(len(insts)); pc++ {
+		if in := insts[pc]; in.op != opCall || in.arg != rule {
+			continue
+		}
+		next := pc + 1
+		for insts[next].op == opJmp {
+			next = insts[next].arg
+		}
+		if insts[next].op == opRet {
+			insts[pc] = inst{op: opJmp, arg: c.p.entry[rule], expect: -1}
+		}
+	}
 }
 
 func (c *compiler) emit(in inst) int {
@@ -308,6 +350,16 @@ func (c *compiler) alt(items []*Expr) {
 
 func (c *compiler) rep(e *Expr) {
 	x := e.Items[0]
+	if e.Min > 0 && e.Max < 0 && c.nullable.expr(x) && c.emptyLeavesNoNode(x, map[*Rule]bool{}) {
+		// n*x of an x that can match the empty string leaving no node (the
+		// XBNF's segment = 1*xpalpha, xpalpha = xalpha / void) is *x: the
+		// same strings and the same trees, but *x has one derivation a
+		// string where n*x has one more for every way of spending its first
+		// n iterations on nothing. Those duplicates make a search that has
+		// to go through the derivations (a path before an optional part it
+		// might leave room for) exponential in the number of segments.
+		e = &Expr{Kind: Rep, Min: 0, Max: -1, Items: e.Items}
+	}
 	if set, labels, ok := c.charSet(x); ok && e.Max < 0 {
 		c.p.sets = append(c.p.sets, set)
 		c.emit(inst{op: opSetStar, arg: int32(len(c.p.sets) - 1), arg2: int32(e.Min), expect: c.expectation(labels)})
@@ -341,6 +393,41 @@ func (c *compiler) rep(e *Expr) {
 	for _, s := range splits {
 		c.p.insts[s].arg2 = int32(len(c.p.insts))
 	}
+}
+
+// emptyLeavesNoNode reports whether every derivation of the empty string by
+// e leaves no node in the tree: it goes through transparent rules only.
+func (c *compiler) emptyLeavesNoNode(e *Expr, visiting map[*Rule]bool) bool {
+	if !c.nullable.expr(e) {
+		return true // no empty derivation at all
+	}
+	switch e.Kind {
+	case Lit, Range:
+		return true
+	case Rep:
+		// An iteration beyond the minimum must consume input; the minimum's
+		// iterations derive the empty string as e.Items[0] does.
+		return e.Min == 0 || c.emptyLeavesNoNode(e.Items[0], visiting)
+	case Ref:
+		r := c.g.Rule(e.Name)
+		if r == nil || !r.Transparent {
+			return false
+		}
+		if visiting[r] {
+			return true // a cycle adds no node of its own
+		}
+		visiting[r] = true
+		defer delete(visiting, r)
+		return c.emptyLeavesNoNode(r.Expr, visiting)
+	case Alt, Seq:
+		for _, it := range e.Items {
+			if !c.emptyLeavesNoNode(it, visiting) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
 
 func lower(b byte) byte {

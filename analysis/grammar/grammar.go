@@ -8,7 +8,9 @@
 // two relaxations that the seeds need: rule names may contain "_" and "+" (RFC
 // 1738's gopher+_string, the XBNF's group_art), and a comment line of the form
 // ";@source TEXT" sets the source cited for the rules that follow it, while
-// ";@transparent NAME..." marks helper rules that derivation trees leave out.
+// ";@transparent NAME..." marks helper rules that derivation trees leave out,
+// and ";@present NAME..." rules whose final optional part the derivation tree
+// shows whenever some derivation has it (see Rule.PreferPresent).
 package grammar
 
 import (
@@ -138,6 +140,14 @@ type Rule struct {
 	// Transparent rules are lexical helpers (uchar, xchar, …) that derivation
 	// trees leave out, lifting their children into the parent.
 	Transparent bool
+	// PreferPresent is set for the rules a grammar file marks ";@present":
+	// their definition ends in an optional part, "… p [ x ]", and the
+	// derivations in which it is present come first, before those in which p
+	// is longer. The language is the same (p [ x ] is p x / p); the tree shows
+	// x whenever it can, where a greedy p would take its bytes: the XBNF's
+	// "ftp://" login "/" path [ ftptype ], whose path would otherwise absorb
+	// every ftptype.
+	PreferPresent bool
 	// CharClass is set when every string the rule matches is one byte long
 	// (alpha, digit, safe, …); the matcher tests a transparent one as a set.
 	CharClass bool

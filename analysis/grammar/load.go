@@ -44,8 +44,9 @@ func load(name, file string, src []byte, opts loadOptions) (*Grammar, error) {
 	text := strings.ReplaceAll(string(src), "\r\n", "\n")
 	lines := strings.Split(text, "\n")
 	source := ""
-	var transparent []string
+	var transparent, present []string
 	transparentLine := map[string]int{}
+	presentLine := map[string]int{}
 	for i := 0; i < len(lines); i++ {
 		line := lines[i]
 		trimmed := strings.TrimSpace(line)
@@ -64,6 +65,11 @@ func load(name, file string, src []byte, opts loadOptions) (*Grammar, error) {
 				for _, n := range strings.Fields(arg) {
 					transparent = append(transparent, n)
 					transparentLine[strings.ToLower(n)] = i + 1
+				}
+			case "present":
+				for _, n := range strings.Fields(arg) {
+					present = append(present, n)
+					presentLine[strings.ToLower(n)] = i + 1
 				}
 			default:
 				return nil, &LoadError{file, i + 1, 1, fmt.Sprintf("unknown directive %q", ";@"+directive)}
@@ -134,12 +140,36 @@ func load(name, file string, src []byte, opts loadOptions) (*Grammar, error) {
 		}
 		r.Transparent = true
 	}
+	for _, n := range present {
+		r := g.Rule(n)
+		line := presentLine[strings.ToLower(n)]
+		if r == nil {
+			return nil, &LoadError{file, line, 1, fmt.Sprintf(";@present names undefined rule %q", n)}
+		}
+		if _, _, ok := finalOptional(r.Expr); !ok {
+			return nil, &LoadError{file, line, 1, fmt.Sprintf(";@present names rule %q, whose definition does not end in an optional part after another part", n)}
+		}
+		r.PreferPresent = true
+	}
 	if err := g.check(file, refs); err != nil {
 		return nil, err
 	}
 	g.prog = compile(g)
 	register(g)
 	return g, nil
+}
+
+// finalOptional splits a definition "… p [ x ]" into its items before the
+// optional part and the optional part's content.
+func finalOptional(e *Expr) (before []*Expr, opt *Expr, ok bool) {
+	if e.Kind != Seq || len(e.Items) < 2 {
+		return nil, nil, false
+	}
+	last := e.Items[len(e.Items)-1]
+	if last.Kind != Rep || last.Min != 0 || last.Max != 1 {
+		return nil, nil, false
+	}
+	return e.Items[:len(e.Items)-1], last.Items[0], true
 }
 
 // check resolves references and rejects left recursion. refs locates the

@@ -1,6 +1,7 @@
 package grammar
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -169,6 +170,9 @@ func TestLoadErrors(t *testing.T) {
 		{"bad range", ";@source T\na = %x7A-61\n", "t.abnf:2:10: expected the upper end of a byte range, at least %x7A"},
 		{"unknown directive", ";@sauce T\n", `t.abnf:1:1: unknown directive ";@sauce"`},
 		{"transparent undefined", ";@source T\n;@transparent b\na = \"x\"\n", `t.abnf:2:1: ;@transparent names undefined rule "b"`},
+		{"present undefined", ";@source T\n;@present b\na = \"x\"\n", `t.abnf:2:1: ;@present names undefined rule "b"`},
+		{"present without an optional", ";@source T\n;@present a\na = \"x\" \"y\"\n", `t.abnf:2:1: ;@present names rule "a", whose definition does not end in an optional part`},
+		{"present with an optional alone", ";@source T\n;@present a\na = [ \"x\" ]\n", `t.abnf:2:1: ;@present names rule "a", whose definition does not end`},
 		{"empty", "; nothing\n", "t.abnf:1:1: no rules"},
 	}
 	for _, tc := range tests {
@@ -205,5 +209,53 @@ func TestLoadDialect(t *testing.T) {
 	}
 	if got := g.Rule("rest").Expr.String(); got != `%s" A" / %x42-43 / gopher+_x` {
 		t.Errorf("rest = %s", got)
+	}
+}
+
+// TestXBNFOptionalPartsShown: the XBNF's path would absorb the ftptype and
+// the prospero "%00" version; ;@present makes the tree show them, and a
+// right-recursive list is one node.
+func TestXBNFOptionalPartsShown(t *testing.T) {
+	g := Builtin("xbnf")
+	for _, tc := range []struct {
+		input string
+		want  []string // nodes "rule text", in preorder
+	}{
+		{"ftp://h/pub/fileI", []string{`path "pub/file"`, `segment "pub"`, `segment "file"`, `ftptype "I"`}},
+		{"ftp://h/pub/file.txt", []string{`path "pub/file.txt"`, `segment "pub"`, `segment "file.txt"`}},
+		{"ftp://h/pub/fileAN", []string{`path "pub/file"`, `ftptype "AN"`, `formcode "N"`}},
+		{"prospero://h/pub/papers%001", []string{`hsoname "pub/papers"`, `path "pub/papers"`, `version "1"`}},
+		{"prospero://h/p%0012ab", []string{`hsoname "p"`, `version "12"`, `attribute "ab"`}},
+		{"telnet://user:pw@h", []string{`login "user:pw@h"`, `user "user"`, `password "pw"`, `hostport "h"`}},
+		{"http://a.b.c/p?x+y", []string{`hostname "a.b.c"`, `path "p"`, `search "x+y"`}},
+	} {
+		t.Run(tc.input, func(t *testing.T) {
+			tree, err := g.Match("url", tc.input)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for i, n := range tree.Nodes {
+				got = append(got, fmt.Sprintf("%s %q", n.Rule().Name, tree.Text(i)))
+			}
+			i := 0
+			for _, n := range got {
+				if i < len(tc.want) && n == tc.want[i] {
+					i++
+				}
+			}
+			if i < len(tc.want) {
+				t.Errorf("tree lacks %s (in order):\n%s", tc.want[i], tree)
+			}
+			for j := 1; j < len(tree.Nodes); j++ {
+				if p := tree.Path(int(tree.Nodes[j].Start)); len(p) > 1 {
+					for k := 1; k < len(p); k++ {
+						if a, b := tree.Nodes[p[k-1]], tree.Nodes[p[k]]; a.ID == b.ID && a.End == b.End {
+							t.Errorf("%s nested in itself:\n%s", a.Rule().Name, tree)
+						}
+					}
+				}
+			}
+		})
 	}
 }

@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"strings"
 	"sync"
 
 	"github.com/urlls/urlls/analysis/grammar"
@@ -186,7 +187,8 @@ func (p *fast) leaf(r *grammar.Rule, start, end int) {
 }
 
 // run scans the longest run of bytes in set and escapes ("%" hex hex, RFC
-// 1738 §2.2) from pos, adding an esc node for each escape, and returns its end.
+// 1738 §2.2) from pos, adding an esc node for each escape (none when esc is
+// nil), and returns its end.
 // None of the sets holds "%", so an escape is never also a plain byte.
 func (p *fast) run(pos int, set uint16, esc *grammar.Rule) int {
 	in := p.in
@@ -197,13 +199,24 @@ func (p *fast) run(pos int, set uint16, esc *grammar.Rule) int {
 			continue
 		}
 		if c == '%' && pos+2 < len(in) && isHex(in[pos+1]) && isHex(in[pos+2]) {
-			p.leaf(esc, pos, pos+3)
+			if esc != nil {
+				p.leaf(esc, pos, pos+3)
+			}
 			pos += 3
 			continue
 		}
 		break
 	}
 	return pos
+}
+
+// runTo is run stopped at limit.
+func (p *fast) runTo(pos, limit int, set uint16, esc *grammar.Rule) int {
+	in := p.in
+	p.in = in[:limit]
+	end := p.run(pos, set, esc)
+	p.in = in
+	return end
 }
 
 // node scans a run of set as a node of rule r.
@@ -431,9 +444,9 @@ func (p *fast) fileurl() bool {
 //
 //	[ "%09" search [ "%09" gopher+_string ] ] ] ] ]
 //
-// selector = *xchar takes every xchar greedily, "%09" included, and search
-// and gopher+_string hold only xchars, so a valid gopher URL's tree never has
-// them: after gtype, selector runs to the end.
+// selector = *xchar takes every xchar, "%09" included, so the grammar's
+// first derivation has the selector run to the end; the parser splits it at
+// the first "%09" as RFC 1738 §3.4 reads it (refine.go).
 func (p *fast) gopherurl() bool {
 	p.push(rGopherurl, 0)
 	pos, ok := p.hostport(len("gopher://"))
@@ -456,10 +469,40 @@ func (p *fast) gopherurl() bool {
 			p.pop(pos)
 			return pos == len(p.in)
 		}
-		pos = p.node(rSelector, pos, setXchar, rEscape)
+		pos = p.selector(pos)
 	}
 	p.pop(pos)
 	return pos == len(p.in)
+}
+
+// selector parses selector [ "%09" search [ "%09" gopher+_string ] ] to the
+// end of the input, split at the first "%09" when a search follows it.
+func (p *fast) selector(pos int) int {
+	end := p.runTo(pos, len(p.in), setXchar, nil)
+	if end != len(p.in) {
+		return p.node(rSelector, pos, setXchar, rEscape) // an error: the matcher's business
+	}
+	// Every "%" of an xchar run starts an escape, so "%09" is one.
+	tab := strings.Index(p.in[pos:end], "%09")
+	if tab < 0 {
+		return p.node(rSelector, pos, setXchar, rEscape)
+	}
+	tab += pos
+	searchEnd := end
+	if j := strings.Index(p.in[tab+3:end], "%09"); j >= 0 {
+		searchEnd = tab + 3 + j
+	}
+	if p.runTo(tab+3, searchEnd, setHseg, nil) != searchEnd {
+		return p.node(rSelector, pos, setXchar, rEscape) // no search: "/" or "?" after the tab
+	}
+	p.push(rSelector, pos)
+	p.pop(p.runTo(pos, tab, setXchar, rEscape))
+	p.push(rSearch, tab+3)
+	p.pop(p.runTo(tab+3, searchEnd, setHseg, rEscape))
+	if searchEnd == end {
+		return end
+	}
+	return p.node(rGopherPlus, searchEnd+3, setXchar, rEscape)
 }
 
 // mailtourl = "mailto:" encoded822addr; encoded822addr = 1*xchar
@@ -522,9 +565,11 @@ func (p *fast) nntpurl() bool {
 	pos = end
 	if p.at(pos, '/') && pos+1 < len(p.in) && class[p.in[pos+1]]&cDigit != 0 {
 		pos++
+		start := pos
 		for pos < len(p.in) && class[p.in[pos]]&cDigit != 0 {
 			pos++
 		}
+		p.leaf(rDigits, start, pos) // the article number (refine.go)
 	}
 	p.pop(pos)
 	return pos == len(p.in)
@@ -601,8 +646,9 @@ func (p *fast) prosperourl() bool {
 }
 
 // genericurl = scheme ":" schemepart; schemepart = *xchar / ip-schemepart.
-// Every ip-schemepart is also a run of xchars, and *xchar comes first, so a
-// valid schemepart is always the *xchar alternative.
+// Every ip-schemepart is also a run of xchars, and *xchar comes first, so the
+// grammar's first derivation is always the *xchar alternative; the parser
+// shows an ip-schemepart ("//" login [ "/" urlpath ]) as one (refine.go).
 func (p *fast) genericurl() bool {
 	p.push(rGenericurl, 0)
 	in := p.in
@@ -614,9 +660,36 @@ func (p *fast) genericurl() bool {
 		return false
 	}
 	p.leaf(rScheme, 0, pos)
-	pos = p.node(rSchemepart, pos+1, setXchar, rEscape)
+	if end, ok := p.ipSchemepart(pos + 1); ok {
+		pos = end
+	} else {
+		pos = p.node(rSchemepart, pos+1, setXchar, rEscape)
+	}
 	p.pop(pos)
 	return pos == len(in)
+}
+
+// ipSchemepart parses a schemepart that is an ip-schemepart to the end of
+// the input, ip-schemepart = "//" login [ "/" urlpath ]; urlpath = *xchar.
+// It leaves no node when the schemepart is not one.
+func (p *fast) ipSchemepart(pos int) (int, bool) {
+	if !p.prefix(pos, "//") {
+		return pos, false
+	}
+	mark, depth := len(p.nodes), p.depth
+	p.push(rSchemepart, pos)
+	p.push(rIPSchemepart, pos)
+	end, ok := p.login(pos + 2)
+	if ok && p.at(end, '/') {
+		end = p.node(rUrlpath, end+1, setXchar, rEscape)
+	}
+	if !ok || end != len(p.in) {
+		p.nodes, p.depth = p.nodes[:mark], depth
+		return pos, false
+	}
+	p.pop(end)
+	p.pop(end)
+	return end, true
 }
 
 // relativeURL = net_path / abs_path / rel_path (RFC 1808 §2.2)

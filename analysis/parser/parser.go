@@ -71,6 +71,20 @@ func Scheme(input string) string {
 	return ""
 }
 
+// LowerScheme returns input with its scheme in lower case, the rest as it
+// is. RFC 1738 §2.1 writes the scheme in lower case ("scheme = 1*[
+// lowalpha | digit | …]") and asks interpreters to ignore its case, as
+// urlls check does (an upper-case scheme is a scheme-case hint, no syntax
+// error): parse the result to judge an input as an interpreter would. The
+// offsets of the two are the same.
+func LowerScheme(input string) string {
+	sc := Scheme(input)
+	if sc == "" || strings.ToLower(sc) == sc {
+		return input
+	}
+	return strings.ToLower(sc) + input[len(sc):]
+}
+
 // splitFragment returns the index of the "#" that starts the fragment, or -1.
 // No RFC 1738 or RFC 1808 production other than fragment admits "#"
 // (punctuation, RFC 1738 §2.2), so the first one starts it.
@@ -130,7 +144,7 @@ func referenceWith(input string, start, fragment *grammar.Rule) (grammar.Tree, e
 	}
 	nodes := make([]grammar.Node, 0, len(t.Nodes)+2)
 	nodes = append(nodes, grammar.Node{ID: ruleURL.ID, Start: 0, End: int32(len(input))})
-	nodes = append(nodes, t.Nodes...)
+	nodes = append(nodes, refine(t.Nodes, body)...)
 	if hash >= 0 {
 		ft, err := fragment.Match(input[hash+1:])
 		if err != nil {

@@ -18,6 +18,7 @@ import (
 	"github.com/urlls/urlls/analysis/parser"
 	"github.com/urlls/urlls/analysis/scan"
 	"github.com/urlls/urlls/lsp/fileio"
+	"github.com/urlls/urlls/analysis/standards"
 )
 
 // defaultStartRules is the rule "explain --grammar G" matches when no --rule
@@ -52,11 +53,17 @@ func runExplain(e *env, cmd *command, args []string) int {
 		return exitUsage
 	}
 
+	// Without --rule the input is a URL: by default, and with --grammar
+	// rfc1738, the scheme picks the production as check does (an http URL is
+	// judged by httpurl, not by url, which takes anything through otherurl),
+	// and the output ends with what each standard makes of the URL.
+	schemeAware := *ruleName == "" && (*grammarName == "" || *grammarName == "rfc1738")
 	var parse func(string) (grammar.Tree, error)
-	if *grammarName == "" && *ruleName == "" {
-		// The scheme-aware parser (or the user's grammar for the scheme),
-		// or RFC 1808 relativeURL for a reference without a scheme.
-		relative := parser.Scheme(input) == ""
+	if schemeAware {
+		// The scheme-aware parser (or the user's grammar for the scheme);
+		// by default, RFC 1808 relativeURL for a reference without a
+		// scheme (RFC 1738 has no relative form).
+		relative := *grammarName == "" && parser.Scheme(input) == ""
 		parse = func(s string) (grammar.Tree, error) { return parser.ParseWith(s, relative, schemes) }
 	} else {
 		rule, code, ok := e.explainRule(cmd, fs, *grammarName, *ruleName)
@@ -71,8 +78,27 @@ func runExplain(e *env, cmd *command, args []string) int {
 			return *t, nil
 		}
 	}
+	var verdicts []standards.Verdict
+	if *ruleName == "" {
+		verdicts = standards.Judge(input, "")
+	}
 
 	tree, err := parse(input)
+	var note string
+	if err != nil && schemeAware {
+		if lower := parser.LowerScheme(input); lower != input {
+			// RFC 1738 §2.1: interpreters ignore the scheme's case, and
+			// check reports an upper-case scheme as a hint (scheme-case),
+			// not as a syntax error; genericurl's scheme is lower case.
+			if t, lerr := parse(lower); lerr == nil {
+				t.Input = input
+				tree, err = t, nil
+				note = fmt.Sprintf("urlls: explain: scheme %q is not lower case (urlls check reports it as a hint, scheme-case; RFC 1738 §2.1 has interpreters ignore its case): the tree is that of the lower-case scheme", parser.Scheme(input))
+			} else {
+				err = lerr
+			}
+		}
+	}
 	w := bufio.NewWriter(e.stdout)
 	defer w.Flush()
 	if err != nil {
@@ -81,6 +107,10 @@ func runExplain(e *env, cmd *command, args []string) int {
 			fmt.Fprintf(e.stderr, "urlls: explain: %s\n", message(err.Error()))
 			return exitFail
 		}
+		// A literal fails as a whole at its first byte: point where the
+		// input stops matching it ("http:foo" at the "f", expecting "//").
+		serr = serr.Refined()
+		serr.Input = input
 		if *grammarName == "" && *ruleName == "" && parser.UserRule(schemes, input) == nil {
 			if modern, ok := onlyRFC1738Rejects(input); ok {
 				// What check reports as information (rfc1738-unsafe), such
@@ -92,28 +122,52 @@ func runExplain(e *env, cmd *command, args []string) int {
 				ew.Flush()
 				tree = *modern
 				if *asJSON {
-					writeTreeJSON(w, &tree)
+					writeTreeJSON(w, &tree, verdicts)
 				} else {
 					writeTree(w, &tree)
+					writeVerdicts(w, verdicts, true)
 				}
 				return exitOK
 			}
 		}
 		if *asJSON {
-			writeErrorJSON(w, serr)
+			writeErrorJSON(w, serr, verdicts)
 		} else {
 			ew := bufio.NewWriter(e.stderr)
 			writeSyntaxError(ew, serr)
 			ew.Flush()
+			writeVerdicts(w, verdicts, false)
 		}
 		return exitFail
 	}
+	if note != "" {
+		fmt.Fprintln(e.stderr, note)
+	}
 	if *asJSON {
-		writeTreeJSON(w, &tree)
+		writeTreeJSON(w, &tree, verdicts)
 	} else {
 		writeTree(w, &tree)
+		writeVerdicts(w, verdicts, true)
 	}
 	return exitOK
+}
+
+// writeVerdicts prints what each standard makes of the URL, one line a
+// standard, after a blank line when a tree precedes them.
+func writeVerdicts(w io.Writer, verdicts []standards.Verdict, afterTree bool) {
+	if len(verdicts) == 0 {
+		return
+	}
+	if afterTree {
+		fmt.Fprintln(w)
+	}
+	width := 0
+	for _, v := range verdicts {
+		width = max(width, len(v.Standard))
+	}
+	for _, v := range verdicts {
+		fmt.Fprintf(w, "%-*s  %s\n", width, v.Standard, message(v.String()))
+	}
 }
 
 // onlyRFC1738Rejects reports whether input, which the scheme-aware parser
@@ -242,8 +296,9 @@ func writeTree(w io.Writer, t *grammar.Tree) {
 		var b strings.Builder
 		from := 1
 		if len(last)-from > maxDrawnDepth {
-			// Deeper than a reader can follow (a recursive rule such as the
-			// XBNF's path): draw only the innermost levels.
+			// Deeper than a reader can follow (a rule nested in itself, as
+			// a grammar's parentheses would be; a right-recursive list is
+			// one node): draw only the innermost levels.
 			b.WriteString("… ")
 			from = len(last) - maxDrawnDepth
 		}
@@ -475,10 +530,11 @@ func jsonString(s string) string {
 }
 
 // writeTreeJSON prints t as nested objects {"rule", "start", "end", "text",
-// "children"}, offsets in bytes, children always an array. It walks the
+// "children"}, offsets in bytes, children always an array, and the root
+// with a "standards" array of verdicts when there are any. It walks the
 // preorder node list with an explicit stack, so no input can make it recurse
 // deeply.
-func writeTreeJSON(w io.Writer, t *grammar.Tree) {
+func writeTreeJSON(w io.Writer, t *grammar.Tree, verdicts []standards.Verdict) {
 	type open struct {
 		end      int  // index where the node's subtree ends
 		children bool // a child has been written
@@ -490,10 +546,14 @@ func writeTreeJSON(w io.Writer, t *grammar.Tree) {
 	closeNode := func() {
 		d := len(stack) - 1
 		if stack[d].children {
-			fmt.Fprintf(w, "\n%s]\n%s}", indent(2*d+1), indent(2*d))
+			fmt.Fprintf(w, "\n%s]", indent(2*d+1))
 		} else {
-			fmt.Fprintf(w, "[]\n%s}", indent(2*d))
+			fmt.Fprint(w, "[]")
 		}
+		if d == 0 && len(verdicts) > 0 {
+			fmt.Fprintf(w, ",\n%s\"standards\": %s", indent(1), verdictsJSON(verdicts, indent(1)))
+		}
+		fmt.Fprintf(w, "\n%s}", indent(2*d))
 		stack = stack[:d]
 	}
 	for i, n := range t.Nodes {
@@ -523,26 +583,39 @@ func writeTreeJSON(w io.Writer, t *grammar.Tree) {
 	fmt.Fprintln(w)
 }
 
-// syntaxErrorJSON is the --json form of a syntax error.
-type syntaxErrorJSON struct {
-	Error    string   `json:"error"`
-	Input    string   `json:"input"`
-	Offset   int      `json:"offset"`
-	Rule     string   `json:"rule"`
-	Source   string   `json:"source"`
-	Chain    []string `json:"chain"`
-	Expected []string `json:"expected"`
-	GaveUp   bool     `json:"gaveUp"`
+// verdictsJSON renders the verdicts as an indented JSON array whose lines
+// after the first start with prefix.
+func verdictsJSON(verdicts []standards.Verdict, prefix string) string {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent(prefix, "  ")
+	enc.Encode(verdicts) // plain data always encodes
+	return strings.TrimSuffix(b.String(), "\n")
 }
 
-func writeErrorJSON(w io.Writer, err *grammar.SyntaxError) {
+// syntaxErrorJSON is the --json form of a syntax error.
+type syntaxErrorJSON struct {
+	Error     string              `json:"error"`
+	Input     string              `json:"input"`
+	Offset    int                 `json:"offset"`
+	Rule      string              `json:"rule"`
+	Source    string              `json:"source"`
+	Chain     []string            `json:"chain"`
+	Expected  []string            `json:"expected"`
+	GaveUp    bool                `json:"gaveUp"`
+	Standards []standards.Verdict `json:"standards,omitempty"`
+}
+
+func writeErrorJSON(w io.Writer, err *grammar.SyntaxError, verdicts []standards.Verdict) {
 	v := syntaxErrorJSON{
-		Error:    err.Error(),
-		Input:    err.Input,
-		Offset:   err.Offset,
-		Chain:    ruleNames(err.Chain),
-		Expected: append([]string{}, err.Expected...),
-		GaveUp:   err.GaveUp,
+		Error:     err.Error(),
+		Input:     err.Input,
+		Offset:    err.Offset,
+		Chain:     ruleNames(err.Chain),
+		Expected:  append([]string{}, err.Expected...),
+		GaveUp:    err.GaveUp,
+		Standards: verdicts,
 	}
 	if err.Rule != nil {
 		v.Rule, v.Source = err.Rule.Name, err.Rule.Source

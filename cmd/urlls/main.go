@@ -131,16 +131,20 @@ Exit codes: 0, whatever the findings; 2 usage, I/O or configuration error.`,
 			summary: "draw the derivation tree of URL: productions, byte spans, text and sources",
 			doc: `Explain parses URL and draws its derivation tree, one production a line with
 its byte span (start-end, end exclusive), the text it matched and the section
-of the RFC it comes from. Without --grammar and --rule the scheme picks the
-production (RFC 1738 §5; https per RFC 2818 §2.4; other schemes genericurl),
-a "#" starts an RFC 1808 fragment, and a URL without a scheme parses as an
-RFC 1808 relativeURL. With --grammar or --rule, URL must match that one rule
+of the RFC it comes from. Without --rule (and with --grammar rfc1738) the
+scheme picks the production (RFC 1738 §5; https per RFC 2818 §2.4; other
+schemes genericurl; the scheme's case ignored), a "#" starts an RFC 1808
+fragment, and by default a URL without a scheme parses as an RFC 1808
+relativeURL. With --rule, or another --grammar, URL must match that one rule
 of that grammar (default grammar rfc1738; default rule its start rule).
 With --config FILE, a URL of a scheme that the configuration's "schemes"
 give a grammar parses by that grammar's start rule.
 A URL that does not parse is reported with a caret under the offending byte,
 the production and the chain of productions leading to it, and what was
-expected there; the exit code is then 1.`,
+expected there; the exit code is then 1. Without --rule, the output ends
+with what RFC 1738, RFC 3986 and browsers (the WHATWG URL Standard) make of
+the URL, one line each: accepted, or the first reason it is not, and the URL
+a browser follows.`,
 			run: runExplain,
 		},
 		{

@@ -21,10 +21,17 @@ func urlls(t *testing.T, args ...string) (stdout, stderr string, code int) {
 	return urllsIn(t, "", args...)
 }
 
+// treeOf returns the drawn tree of explain's output, without the verdicts
+// of the standards that follow it after a blank line.
+func treeOf(out string) string {
+	tree, _, _ := strings.Cut(out, "\n\n")
+	return tree
+}
+
 // productions returns the rule names of a drawn tree, one a line, in order.
-func productions(tree string) []string {
+func productions(out string) []string {
 	var names []string
-	for _, line := range strings.Split(strings.TrimRight(tree, "\n"), "\n") {
+	for _, line := range strings.Split(strings.TrimRight(treeOf(out), "\n"), "\n") {
 		line = strings.TrimLeft(line, "│├└─… ")
 		if f := strings.Fields(line); len(f) > 0 {
 			names = append(names, f[0])
@@ -86,7 +93,7 @@ func TestExplainTreeLayout(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d", code)
 	}
-	lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
+	lines := strings.Split(strings.TrimRight(treeOf(out), "\n"), "\n")
 	wantLines := []struct{ prefix, rule, span, text, source string }{
 		{"", "URL", "0-17", `"http://a:80/b?q#f"`, "RFC 1808 §2.2"},
 		{"├─ ", "httpurl", "0-15", `"http://a:80/b?q"`, "RFC 1738 §5 (HTTP)"},
@@ -135,8 +142,14 @@ func TestExplainGrammarAndRule(t *testing.T) {
 		want []string // further productions in the tree
 	}{
 		{"rule only: rfc1738", []string{"--rule", "hostport", "example.com:80"}, "hostport", []string{"host", "port"}},
-		{"grammar rfc1738: url", []string{"--grammar", "rfc1738", "http://a/b"}, "url", []string{"httpurl", "hpath"}},
-		{"grammar rfc1738: otherurl", []string{"--grammar", "rfc1738", "https://a/b"}, "url", []string{"otherurl", "genericurl"}},
+		// --grammar rfc1738 dispatches by scheme, as the default does: an
+		// https URL is judged by httpsurl, not by url's catch-all otherurl.
+		{"grammar rfc1738: by scheme", []string{"--grammar", "rfc1738", "http://a/b"}, "URL", []string{"httpurl", "hpath"}},
+		{"grammar rfc1738: https", []string{"--grammar", "rfc1738", "https://a/b"}, "URL", []string{"httpsurl", "hpath"}},
+		{"grammar rfc1738: other scheme", []string{"--grammar", "rfc1738", "git://h/r"}, "URL", []string{"genericurl", "ip-schemepart", "login", "urlpath"}},
+		// --rule url keeps the literal start rule, and the matcher's first
+		// derivation.
+		{"rule url: otherurl", []string{"--rule", "url", "https://a/b"}, "url", []string{"otherurl", "genericurl", "schemepart"}},
 		{"grammar rfc1808: URL", []string{"--grammar", "rfc1808", "http://a/b;p?q#f"}, "URL", []string{"absoluteURL", "generic-RL", "net_loc", "params", "query", "fragment"}},
 		{"grammar and rule", []string{"--grammar", "rfc1808", "--rule", "rel_path", "a/b;p?q"}, "rel_path", []string{"path", "params", "query"}},
 		{"rule names ignore case", []string{"--rule", "HOSTPORT", "a:1"}, "hostport", []string{"port"}},
@@ -185,6 +198,14 @@ func TestExplainErrors(t *testing.T) {
 		{"non-ASCII", []string{"http://h/é"}, 9, nil, "", "", strings.Repeat(" ", 9) + "^"},
 		{"NUL byte", []string{"http://h/a\x00b"}, 10, nil, "", "", strings.Repeat(" ", 10) + "^"},
 		{"with --rule", []string{"--rule", "port", "8x"}, 1, []string{"port"}, "port", "digit", " ^"},
+		// A literal fails at its first byte; the caret goes where the URL
+		// stops matching it, and what is still expected is its rest.
+		{"scheme without //", []string{"http:foo"}, 5, []string{"httpurl"}, "httpurl", `"//"`, strings.Repeat(" ", 5) + "^"},
+		{"scheme alone", []string{"https:"}, 6, []string{"httpsurl"}, "httpsurl", `"//"`, strings.Repeat(" ", 6) + "^"},
+		{"literal with --grammar", []string{"--grammar", "rfc1738", "ftp:/x"}, 5, []string{"ftpurl"}, "ftpurl", `"/"`, strings.Repeat(" ", 5) + "^"},
+		// An upper-case unknown scheme is judged as check judges it: by
+		// its lower-case form, so the error is where check finds it.
+		{"upper-case unknown scheme", []string{"Foo:b]ar"}, 5, []string{"schemepart"}, "genericurl › schemepart", "", strings.Repeat(" ", 5) + "^"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -192,8 +213,14 @@ func TestExplainErrors(t *testing.T) {
 			if code != 1 {
 				t.Fatalf("exit %d, want 1; stderr:\n%s", code, errOut)
 			}
-			if out != "" {
-				t.Errorf("stdout not empty: %s", out)
+			// No tree: stdout has what the standards make of the URL, and
+			// nothing at all for a --rule, whose input need not be a URL.
+			if slices.Contains(tt.args, "--rule") {
+				if out != "" {
+					t.Errorf("stdout not empty: %s", out)
+				}
+			} else if !regexp.MustCompile(`^RFC 1738 +not accepted: offset \d+: .*\nRFC 3986 .*\nWHATWG URL .*\n$`).MatchString(out) {
+				t.Errorf("stdout is not the verdicts of the standards:\n%s", out)
 			}
 			lines := strings.Split(errOut, "\n")
 			if !strings.HasPrefix(lines[0], fmt.Sprintf("urlls: offset %d: ", tt.offset)) {
@@ -222,6 +249,68 @@ func TestExplainErrors(t *testing.T) {
 	}
 }
 
+// TestExplainSchemeCase: an upper-case scheme that RFC 1738's genericurl
+// does not take (its scheme is lower case) is judged as check judges it, a
+// hint, not a syntax error: the tree of its lower-case form, over the URL as
+// written, and a note.
+func TestExplainSchemeCase(t *testing.T) {
+	out, errOut, code := urlls(t, "explain", "Foo:bar")
+	if code != 0 {
+		t.Fatalf("exit %d, stderr:\n%s", code, errOut)
+	}
+	if !strings.Contains(out, `scheme      0-3  "Foo"`) || !strings.Contains(out, "genericurl") {
+		t.Errorf("tree:\n%s", out)
+	}
+	if !strings.HasPrefix(errOut, `urlls: explain: scheme "Foo" is not lower case (urlls check reports it as a hint, scheme-case`) {
+		t.Errorf("stderr:\n%s", errOut)
+	}
+	if !strings.Contains(out, "\nRFC 1738    accepted\n") {
+		t.Errorf("RFC 1738's verdict is not accepted:\n%s", out)
+	}
+}
+
+// TestExplainStandards: the output ends with what RFC 1738, RFC 3986 and
+// browsers make of the URL, one line each; --json has them as "standards".
+func TestExplainStandards(t *testing.T) {
+	out, _, code := urlls(t, "explain", "HTTP://Example.COM:80/a/../b c")
+	if code != 1 {
+		t.Fatalf("exit %d", code)
+	}
+	want := "RFC 1738    not accepted: offset 28: unexpected \" \" in hsegment, expected"
+	if !strings.HasPrefix(out, want) || !strings.HasSuffix(out, "WHATWG URL  not accepted: a code point is found that is not a URL unit; a browser follows http://example.com/b%20c\n") {
+		t.Errorf("stdout:\n%s\nwant the verdicts, RFC 1738's starting %q", out, want)
+	}
+	out, _, code = urlls(t, "explain", "../a b")
+	if code != 1 || !strings.HasPrefix(out, "RFC 1808    not accepted") || !strings.Contains(out, "a browser resolves it against the page's URL") {
+		t.Errorf("relative reference: exit %d\n%s", code, out)
+	}
+	for _, args := range [][]string{{"--json", "https://user@host/"}, {"--json", "http://h:8x/"}} {
+		out, _, _ = urlls(t, append([]string{"explain"}, args...)...)
+		var v struct {
+			Standards []struct {
+				Standard string `json:"standard"`
+				Accepted bool   `json:"accepted"`
+				Reason   string `json:"reason"`
+				Offset   int    `json:"offset"`
+				Follows  string `json:"follows"`
+			} `json:"standards"`
+		}
+		if err := json.Unmarshal([]byte(out), &v); err != nil || len(v.Standards) != 3 {
+			t.Fatalf("%q: %v\n%s", args, err, out)
+		}
+		if s := v.Standards[0]; s.Standard != "RFC 1738" || s.Accepted || s.Offset < 0 || s.Reason == "" {
+			t.Errorf("%q: RFC 1738 verdict %+v", args, s)
+		}
+		if s := v.Standards[2]; s.Standard != "WHATWG URL" || s.Accepted {
+			t.Errorf("%q: WHATWG verdict %+v", args, s)
+		}
+	}
+	// A rule's input need not be a URL: no verdicts.
+	if out, _, _ := urlls(t, "explain", "--rule", "hostport", "h:80"); strings.Contains(out, "accepted") {
+		t.Errorf("--rule prints verdicts:\n%s", out)
+	}
+}
+
 // TestExplainRFC1738Only: a URL that only RFC 1738's strictness rejects,
 // which check reports as rfc1738-unsafe information, is explained by RFC
 // 3986, with a note and the place where RFC 1738 stops on stderr; one that
@@ -234,6 +323,7 @@ func TestExplainRFC1738Only(t *testing.T) {
 		{"http://host:", `port`},
 		{"http://example.org/~u", `segment      19-21  "~u"`},
 		{"http://[::1]/", `IPv6address`},
+		{"file:/etc", `path-absolute`},
 	} {
 		t.Run(tt.url, func(t *testing.T) {
 			out, errOut, code := urlls(t, "explain", tt.url)
@@ -254,7 +344,7 @@ func TestExplainRFC1738Only(t *testing.T) {
 	// What check reports as an error is no tree, and neither is a URL
 	// matched against a grammar named.
 	for _, args := range [][]string{{"ftp://h/a;type=b"}, {"http://h/a%zz"}, {"--rule", "httpurl", "http://user@host/"}} {
-		if out, _, code := urlls(t, append([]string{"explain"}, args...)...); code != 1 || out != "" {
+		if out, _, code := urlls(t, append([]string{"explain"}, args...)...); code != 1 || strings.Contains(out, "─") {
 			t.Errorf("explain %q: exit %d, stdout %q", args, code, out)
 		}
 	}
