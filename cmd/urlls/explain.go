@@ -17,8 +17,8 @@ import (
 	"github.com/urlls/urlls/analysis/grammar"
 	"github.com/urlls/urlls/analysis/parser"
 	"github.com/urlls/urlls/analysis/scan"
-	"github.com/urlls/urlls/lsp/fileio"
 	"github.com/urlls/urlls/analysis/standards"
+	"github.com/urlls/urlls/lsp/fileio"
 )
 
 // defaultStartRules is the rule "explain --grammar G" matches when no --rule
