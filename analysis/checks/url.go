@@ -21,7 +21,27 @@ import (
 // would touch a placeholder, or, for a merged finding, when any of its
 // occurrences has none.
 func CheckURL(doc []byte, c scan.Candidate) []Diagnostic {
-	fs := check(c.Text, readingOf(doc, &c))
+	return Options{}.CheckURL(doc, c)
+}
+
+// Options say how the checks judge URLs. The zero Options are the default.
+type Options struct {
+	// Grammar is the grammar of the syntax phase (the "grammar" setting):
+	// parser.RFC1738 (the default) reports what RFC 1738 rejects and RFC
+	// 3986 accepts as rfc1738-unsafe; under parser.RFC3986 and parser.XBNF
+	// that grammar alone decides, its rejections are syntax errors and
+	// rfc1738-unsafe is not reported. "~" follows the grammar too: unsafe
+	// under RFC 1738 (rfc1738-unsafe), unreserved under RFC 3986 (and so
+	// "%7E" a needless escape), a national character the XBNF forbids (a
+	// syntax error).
+	Grammar parser.Profile
+}
+
+// CheckURL is CheckURL under o.
+func (o Options) CheckURL(doc []byte, c scan.Candidate) []Diagnostic {
+	rd := readingOf(doc, &c)
+	rd.profile = o.Grammar
+	fs := check(c.Text, rd)
 	if len(fs) == 0 {
 		return nil
 	}
@@ -53,6 +73,8 @@ func CheckURL(doc []byte, c scan.Candidate) []Diagnostic {
 type reading struct {
 	// relative: a relative reference is a URL here (scan.Candidate).
 	relative bool
+	// profile is the grammar of the syntax phase (Options.Grammar).
+	profile parser.Profile
 	// spacedPath: white space is part of the path as written, not a
 	// mistake. A Markdown link destination in <…> may hold spaces
 	// (CommonMark §6.3), which the renderer percent-encodes: "[notes](<my
@@ -98,7 +120,13 @@ func unrendered(text string, f *finding) {
 // no policy: severities, ignored URLs and the urlls-disable comments
 // (scan.Suppressions) are the front end's business (config.Apply).
 func CheckDocument(doc []byte, lang string) []Diagnostic {
-	return CheckCandidates(doc, scan.Scan(doc, lang))
+	return Options{}.CheckDocument(doc, lang)
+}
+
+// CheckDocument is CheckDocument under o.
+func (o Options) CheckDocument(doc []byte, lang string) []Diagnostic {
+	out, _ := o.CheckCandidatesContext(context.Background(), doc, scan.Scan(doc, lang))
+	return out
 }
 
 // CheckCandidates checks the candidate URLs scan.Scan found in doc, for a
@@ -113,12 +141,17 @@ func CheckCandidates(doc []byte, cands []scan.Candidate) []Diagnostic {
 // (checking ctx between candidates) and then returns ctx's error: the
 // language server drops the analysis of a version a newer one replaced.
 func CheckCandidatesContext(ctx context.Context, doc []byte, cands []scan.Candidate) ([]Diagnostic, error) {
+	return Options{}.CheckCandidatesContext(ctx, doc, cands)
+}
+
+// CheckCandidatesContext is CheckCandidatesContext under o.
+func (o Options) CheckCandidatesContext(ctx context.Context, doc []byte, cands []scan.Candidate) ([]Diagnostic, error) {
 	var out []Diagnostic
 	for i, c := range cands {
 		if i%64 == 0 && ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		out = append(out, CheckURL(doc, c)...)
+		out = append(out, o.CheckURL(doc, c)...)
 	}
 	// Candidates come in document order and do not overlap, so this only
 	// guards against a tokenizer that breaks that promise.
