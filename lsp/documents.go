@@ -12,8 +12,8 @@ import (
 	"go.lsp.dev/protocol"
 	"go.uber.org/zap"
 
-	"github.com/urlls/urlls/analysis/checks"
 	"github.com/urlls/urlls/analysis/config"
+	"github.com/urlls/urlls/analysis/parser"
 	"github.com/urlls/urlls/analysis/scan"
 )
 
@@ -136,6 +136,7 @@ type analysis struct {
 	findings   []config.Finding // all of them: the fix-all fixes them all
 	shown      []config.Finding // the diagnostics: findings cut to maxFindings
 	configErr  error
+	profile    parser.Profile // the grammar of the checks, and of hovers and tokens
 }
 
 // language picks the tokenizer: the configuration's language for the file
@@ -162,12 +163,13 @@ func (s *Server) analyze(ctx context.Context, snap *snapshot) (*analysis, error)
 	s.mu.Unlock()
 	cfg, cerr := st.configFor(snap.uri, &s.configFiles)
 	lang := language(cfg, snap.uri, snap.languageID)
-	a := &analysis{gen: snap.gen, version: snap.version, text: snap.text, mapper: snap.lines.get(), lang: lang, configErr: cerr}
+	opts := cfg.Options()
+	a := &analysis{gen: snap.gen, version: snap.version, text: snap.text, mapper: snap.lines.get(), lang: lang, configErr: cerr, profile: opts.Grammar}
 	a.candidates = scan.Scan(snap.text, lang)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	diags, err := checks.CheckCandidatesContext(ctx, snap.text, a.candidates)
+	diags, err := opts.CheckCandidatesContext(ctx, snap.text, a.candidates)
 	if err != nil {
 		return nil, err
 	}

@@ -112,12 +112,11 @@ func textOffset(c scan.Candidate, off int) int {
 // where a link may be one). A URL whose only faults are characters the
 // diagnostics report on their own (a bad escape, an unsafe or non-ASCII
 // character, an upper-case scheme) is parsed as if they were fixed, so that
-// hovers and tokens still see its structure; offsets are unchanged.
-func parseCandidate(c scan.Candidate) (grammar.Tree, error) {
-	parse := parser.Parse
-	if c.Relative {
-		parse = parser.ParseReference
-	}
+// hovers and tokens still see its structure; offsets are unchanged. The
+// grammar is the profile's (the "grammar" setting), so hovers name its
+// productions.
+func parseCandidate(c scan.Candidate, profile parser.Profile) (grammar.Tree, error) {
+	parse := func(s string) (grammar.Tree, error) { return profile.Parse(s, c.Relative) }
 	tree, err := parse(c.Text)
 	if err == nil {
 		return tree, nil
@@ -179,7 +178,7 @@ func (s *Server) Hover(ctx context.Context, p *protocol.HoverParams) (*protocol.
 	if !ok {
 		return nil, nil
 	}
-	tree, perr := parseCandidate(c)
+	tree, perr := parseCandidate(c, a.profile)
 	if perr != nil {
 		return s.errorHover(a, c, perr, markdown), nil
 	}
@@ -429,7 +428,7 @@ func (s *Server) SemanticTokensFull(ctx context.Context, p *protocol.SemanticTok
 				kinds[i] = tokScheme
 			}
 		}
-		if tree, err := parseCandidate(c); err == nil {
+		if tree, err := parseCandidate(c, a.profile); err == nil {
 			for _, n := range tree.Nodes { // preorder: children paint over parents
 				if t, ok := tokenOfRule[n.Rule().Name]; ok {
 					for i := n.Start; i < n.End; i++ {

@@ -137,6 +137,12 @@ func CheckCandidates(doc []byte, cands []scan.Candidate) []Diagnostic {
 	return out
 }
 
+// CheckCandidates is CheckCandidates under o.
+func (o Options) CheckCandidates(doc []byte, cands []scan.Candidate) []Diagnostic {
+	out, _ := o.CheckCandidatesContext(context.Background(), doc, cands)
+	return out
+}
+
 // CheckCandidatesContext is CheckCandidates that stops when ctx is done
 // (checking ctx between candidates) and then returns ctx's error: the
 // language server drops the analysis of a version a newer one replaced.
