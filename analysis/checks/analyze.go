@@ -928,10 +928,56 @@ func (a *analyzer) profileSyntax(rep []byte) {
 			msg: fmt.Sprintf("scheme %s has no production in the W3C XBNF (url = httpaddress / ftpaddress / newsaddress / …)", quote(a.scheme))})
 		return
 	}
+	if a.profile == parser.RFC3986 {
+		se = a.authorityFailure(string(rep), se)
+	}
 	o := refinedOffset(string(rep), se.Offset, se.Expected)
 	t0, t1, msg := a.describeFailure(string(rep), se, o)
 	a.stop = t0
 	a.add(finding{start: t0, end: t1, code: codeSyntax, msg: msg})
+}
+
+var (
+	rule3986Host = grammar.MustRule("rfc3986", "host")
+	rule3986Port = grammar.MustRule("rfc3986", "port")
+)
+
+// authorityFailure improves an RFC 3986 failure se in the userinfo of an
+// authority that has no "@": authority = [ userinfo "@" ] host [ ":" port ]
+// is tried with a userinfo first, which takes a host, ":" and port alike,
+// so the furthest failure is where the "@" was wanted ("h:80a/" fails at
+// "/"), not where the URL goes wrong. The host and the port, as the
+// delimiters split them, are matched by their own rules instead, and the
+// first failure is the answer, under the chain down to the authority.
+func (a *analyzer) authorityFailure(rep string, se *grammar.SyntaxError) *grammar.SyntaxError {
+	au := parseAuthority(rep, a.scheme)
+	if !chainHas(se, "userinfo") || !au.ok || au.at >= 0 {
+		return se
+	}
+	var chain []*grammar.Rule
+	for _, r := range se.Chain {
+		chain = append(chain, r)
+		if r != nil && r.Name == "authority" {
+			break
+		}
+	}
+	part := func(r *grammar.Rule, start, end int) *grammar.SyntaxError {
+		_, err := r.Match(rep[start:end])
+		if err == nil {
+			return nil
+		}
+		return &grammar.SyntaxError{Input: rep, Offset: start + err.Offset, Rule: err.Rule,
+			Chain: append(chain[:len(chain):len(chain)], err.Chain...), Expected: err.Expected}
+	}
+	if err := part(rule3986Host, au.hostStart, au.hostEnd); err != nil {
+		return err
+	}
+	if au.portStart >= 0 {
+		if err := part(rule3986Port, au.portStart, au.end); err != nil {
+			return err
+		}
+	}
+	return se
 }
 
 // rfc1738Syntax parses the text by RFC 1738 (parser.Parse, RFC 1808 for a
