@@ -985,9 +985,12 @@ func (a *analyzer) authorityFailure(rep string, se *grammar.SyntaxError) *gramma
 // (modernVerdict): what both reject is a syntax error; what only RFC 1738
 // rejects is rfc1738-unsafe, located where RFC 1738 fails and named by
 // the RFC 3986 production the byte there belongs to (laterForm). An input
-// RFC 1738 accepts is not parsed by RFC 3986: RFC 1738's language is, but
-// for schemes that start with a digit, "+", "-" or ".", inside RFC 3986's
-// (parser's TestRFC1738WithinRFC3986).
+// RFC 1738 accepts is not parsed by RFC 3986: under this profile RFC 1738
+// is the grammar, and what it accepts has no syntax-phase finding. (RFC
+// 1738's language is nearly inside RFC 3986's; parser's
+// TestRFC1738WithinRFC3986 lists the exceptions: a scheme starting with a
+// digit, ":" in the first segment of a relative path, "file:////x", "//"
+// in a genericurl. --grammar rfc3986 holds them to RFC 3986.)
 func (a *analyzer) rfc1738Syntax(rep []byte) {
 	se, report := a.parseWithStandIns(rep, func(s string) error {
 		var err error

@@ -108,6 +108,9 @@ func Load(name, file string, src []byte) (*Grammar, error) {
 	}
 	g.prog = compile(g)
 	register(g)
+	for i, r := range g.Rules {
+		g.prog.ids[i] = r.ID
+	}
 	return g, nil
 }
 

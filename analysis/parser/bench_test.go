@@ -54,6 +54,6 @@ func BenchmarkRFC3986(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		_, _ = ParseRFC3986(urls[i%len(urls)], true)
+		_, _ = RFC3986.Parse(urls[i%len(urls)], true)
 	}
 }
