@@ -12,9 +12,8 @@ import (
 	"go.lsp.dev/protocol"
 	"go.uber.org/zap"
 
-	"github.com/urlls/urlls/analysis/checks"
 	"github.com/urlls/urlls/analysis/config"
-	"github.com/urlls/urlls/analysis/grammar"
+	"github.com/urlls/urlls/analysis/checks"
 	"github.com/urlls/urlls/analysis/scan"
 )
 
@@ -137,9 +136,9 @@ type analysis struct {
 	findings   []config.Finding // all of them: the fix-all fixes them all
 	shown      []config.Finding // the diagnostics: findings cut to maxFindings
 	configErr  error
-	// schemes are the start rules of the configuration's user grammars,
-	// by lower-case scheme: hovers and tokens parse as the checks did.
-	schemes map[string]*grammar.Rule
+	// opts say how the checks judged the URLs: hovers and tokens parse as
+	// they did (the grammar profile, the user grammars of schemes).
+	opts checks.Options
 }
 
 // language picks the tokenizer: the configuration's language for the file
@@ -166,14 +165,13 @@ func (s *Server) analyze(ctx context.Context, snap *snapshot) (*analysis, error)
 	s.mu.Unlock()
 	cfg, cerr := st.configFor(snap.uri, &s.configFiles)
 	lang := language(cfg, snap.uri, snap.languageID)
-	a := &analysis{gen: snap.gen, version: snap.version, text: snap.text, mapper: snap.lines.get(), lang: lang, configErr: cerr}
+	opts := cfg.CheckOptions()
+	a := &analysis{gen: snap.gen, version: snap.version, text: snap.text, mapper: snap.lines.get(), lang: lang, configErr: cerr, opts: opts}
 	a.candidates = scan.Scan(snap.text, lang)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	opts := cfg.CheckOptions()
-	a.schemes = opts.Schemes
-	diags, err := checks.CheckCandidatesContextWith(ctx, snap.text, a.candidates, opts)
+	diags, err := opts.CheckCandidatesContext(ctx, snap.text, a.candidates)
 	if err != nil {
 		return nil, err
 	}

@@ -115,9 +115,11 @@ func textOffset(c scan.Candidate, off int) int {
 // as the checks do). A URL whose only faults are characters the
 // diagnostics report on their own (a bad escape, an unsafe or non-ASCII
 // character, an upper-case scheme) is parsed as if they were fixed, so that
-// hovers and tokens still see its structure; offsets are unchanged.
-func parseCandidate(c scan.Candidate, schemes map[string]*grammar.Rule) (grammar.Tree, error) {
-	parse := func(s string) (grammar.Tree, error) { return parser.ParseWith(s, c.Relative, schemes) }
+// hovers and tokens still see its structure; offsets are unchanged. The
+// grammar is the profile's (the "grammar" setting), so hovers name its
+// productions, or the user's for a scheme that has one.
+func parseCandidate(c scan.Candidate, opts checks.Options) (grammar.Tree, error) {
+	parse := func(s string) (grammar.Tree, error) { return opts.Grammar.ParseWith(s, c.Relative, opts.Schemes) }
 	tree, err := parse(c.Text)
 	if err == nil {
 		return tree, nil
@@ -179,7 +181,7 @@ func (s *Server) Hover(ctx context.Context, p *protocol.HoverParams) (*protocol.
 	if !ok {
 		return nil, nil
 	}
-	tree, perr := parseCandidate(c, a.schemes)
+	tree, perr := parseCandidate(c, a.opts)
 	if perr != nil {
 		return s.errorHover(a, c, perr, markdown, documentBase(a, p.TextDocument.URI)), nil
 	}
@@ -351,7 +353,7 @@ func (s *Server) DocumentLink(ctx context.Context, p *protocol.DocumentLinkParam
 		target, tooltip := c.Text, ""
 		if scheme := parser.Scheme(c.Text); scheme != "" {
 			start := parser.StartRule(scheme)
-			if r := parser.UserRule(a.schemes, c.Text); r != nil {
+			if r := parser.UserRule(a.opts.Schemes, c.Text); r != nil {
 				start = r
 			}
 			tooltip = fmt.Sprintf("%s URL (%s)", strings.ToLower(scheme), start.Name)
@@ -441,7 +443,7 @@ func (s *Server) SemanticTokensFull(ctx context.Context, p *protocol.SemanticTok
 				kinds[i] = tokScheme
 			}
 		}
-		if tree, err := parseCandidate(c, a.schemes); err == nil {
+		if tree, err := parseCandidate(c, a.opts); err == nil {
 			for _, n := range tree.Nodes { // preorder: children paint over parents
 				if t, ok := tokenOfRule[n.Rule().Name]; ok {
 					for i := n.Start; i < n.End; i++ {

@@ -37,9 +37,10 @@ type edit struct {
 type analyzer struct {
 	text     string
 	relative bool
-	scheme   string    // as written, "" for none
-	auth     authority // of text
-	flagged  []bool    // bytes a character-level code reported
+	profile  parser.Profile // the grammar the syntax phase judges by
+	scheme   string         // as written, "" for none
+	auth     authority      // of text
+	flagged  []bool         // bytes a character-level code reported
 	// masked marks the bytes of template and placeholder syntax
 	// (scan.Placeholders: "{{ .URL }}", "{id}", "$HOST", "<user>"): not
 	// URL text but a stand-in for it, never reported and never fixed; nil
@@ -55,7 +56,7 @@ type analyzer struct {
 	directive          int
 	braces             map[int]int
 	// stop is where the syntax parse stopped for good: the start of the
-	// syntax finding, or of the byte no stand-in could repair; len(text)+1
+	// syntax finding, or of the byte no stand-in could replace; len(text)+1
 	// when the URL parsed. The parse saw nothing after it.
 	stop int
 	// user is the start rule of the user's grammar for the scheme
@@ -68,10 +69,12 @@ type analyzer struct {
 // (len(text)+1 when it succeeded).
 //
 // Order matters: the character-level codes come first, then the bytes they
-// reported are repaired in a copy of the text before the syntax parse, so
-// that one problem is never reported twice (a space in a host name is
-// unsafe-char, not also syntax); the forms later RFCs allow are recognised at
-// the parse failures they cause and repaired in turn.
+// reported are replaced by stand-ins in a copy of the text before the syntax
+// parse (standIns), so that one problem is never reported twice (a space in
+// a host name is unsafe-char, not also syntax). The syntax phase parses by
+// the grammar of the profile; under rfc1738 a URL RFC 1738 rejects is parsed
+// by RFC 3986 too, and what only RFC 1738 rejects is rfc1738-unsafe
+// (rfc1738Syntax).
 //
 // Template and placeholder syntax is left alone: the checks see the literal
 // parts of the URL only, the syntax parse sees a stand-in letter for each
@@ -79,7 +82,7 @@ type analyzer struct {
 // the placeholder stands for decides whether the URL parses). A URL that is
 // all placeholder ("{{ .URL }}") has no findings.
 func analyze(text string, rd reading) (findings []finding, stop int) {
-	a := &analyzer{text: text, relative: rd.relative, scheme: parser.Scheme(text), stop: 0, user: rd.user}
+	a := &analyzer{text: text, relative: rd.relative, profile: rd.profile, scheme: parser.Scheme(text), stop: 0, user: rd.user}
 	a.auth = parseAuthority(text, a.scheme)
 	if !a.mask(rd) {
 		return nil, len(text) + 1
@@ -90,9 +93,12 @@ func analyze(text string, rd reading) (findings []finding, stop int) {
 	a.characters()
 	a.schemeChecks()
 	a.authorityChecks()
+	// Under rfc1738 a misspelt "://" is reported before the parse, which
+	// would only report the same mistake less clearly; under a grammar the
+	// user chose, only when that grammar rejects the URL (profileSyntax).
 	if a.user != nil {
 		a.userSyntax() // user.go
-	} else if !a.separatorTypos() {
+	} else if a.profile != parser.RFC1738 || !a.separatorTypos() {
 		a.syntax()
 	}
 	sort.SliceStable(a.findings, func(i, j int) bool {
@@ -273,7 +279,7 @@ func (a *analyzer) characters() {
 			}
 			a.flag(i, j)
 			a.unsafeChars(i, j)
-		case b == '~':
+		case b == '~' && a.profile != parser.RFC3986: // RFC 3986 §2.3: unreserved
 			for j < len(s) && s[j] == '~' && !a.isMasked(j) {
 				j++
 			}
@@ -371,6 +377,12 @@ func (a *analyzer) tildes(i, j int) {
 		start: i, end: j, code: codeRFC1738Unsafe,
 		msg: `"~" is unsafe in RFC 1738 (RFC 3986 made it unreserved)`,
 	}
+	if a.profile == parser.XBNF {
+		// The XBNF: "The national and punctuation characters do not appear
+		// in any productions and therefore may not appear in URLs."
+		f.code = codeSyntax
+		f.msg = `"~" is a national character: the W3C XBNF allows none in a url`
+	}
 	if a.inFragmentDirective(i) {
 		// A text fragment's ":~:" (WICG Scroll to Text Fragment) is the
 		// directive's delimiter: encoded, it is no directive.
@@ -420,14 +432,15 @@ func (a *analyzer) badEscape(i int) {
 
 // redundantEscape reports whether the escape at i encodes a character that
 // is unreserved in every URL grammar: a letter, a digit, "-", "." or "_"
-// (RFC 1738 §2.2, RFC 3986 §2.3). Not "~": RFC 1738 calls it unsafe. Not a
+// (RFC 1738 §2.2, RFC 3986 §2.3). Not "~": RFC 1738 calls it unsafe (under
+// the rfc3986 profile it is unreserved, and "%7E" needless). Not a
 // "." of a path segment that would decode to "." or "..", which RFC 1808 §4
 // resolution treats differently from its escaped form, nor a "." that ends
 // the URL: in running text a trailing "." ends the sentence, not the URL
 // (RFC 1738 appendix), so decoding it would cut it off the link.
 func (a *analyzer) redundantEscape(i int) bool {
 	d := unhex(a.text[i+1])<<4 | unhex(a.text[i+2])
-	if !(isAlnum(d) || d == '-' || d == '.' || d == '_') {
+	if !(isAlnum(d) || d == '-' || d == '.' || d == '_' || d == '~' && a.profile == parser.RFC3986) {
 		return false
 	}
 	return d != '.' || i+3 < len(a.text) && !a.dotSegment(i)
@@ -807,126 +820,235 @@ func (a *analyzer) authorityChecks() {
 	}
 }
 
-// maxParses bounds the parse-classify-repair loop of one URL.
-const maxParses = 32
+// standInBytes replace a byte a character-level code reported, in turn,
+// for the syntax parse: a letter is valid nearly everywhere, a digit in a
+// port or a host number.
+var standInBytes = [...]byte{'a', '0'}
 
-// repairBytes replace a byte a character-level code reported, in turn: a
-// letter is valid nearly everywhere, a digit in a port or a host number.
-var repairBytes = [...]byte{'a', '0'}
-
-// repaired is a copy of the text being repaired for the syntax parse, with
-// the text offset of each of its bytes (origin[len(rep)] == len(text)).
-type repaired struct {
-	rep    []byte
-	origin []int
-}
-
-// insert puts b before rep[i]; it maps to the text byte rep[i] came from.
-func (r *repaired) insert(i int, b byte) {
-	r.rep = append(r.rep[:i], append([]byte{b}, r.rep[i:]...)...)
-	r.origin = append(r.origin[:i], append([]int{r.origin[i]}, r.origin[i:]...)...)
-}
-
-func (r *repaired) remove(i, j int) {
-	r.rep = append(r.rep[:i], r.rep[j:]...)
-	r.origin = append(r.origin[:i], r.origin[j:]...)
-}
-
-// span maps rep[i:j] (j > i) to a text span.
-func (r *repaired) span(i, j int) (int, int) {
-	return r.origin[i], r.origin[j-1] + 1
-}
-
-// syntax parses the repaired text with its scheme's production, turns the
-// failures that the forms later RFCs allow cause into rfc1738-unsafe
-// findings, repairing them and parsing again, and reports any other failure
-// as one syntax finding.
-func (a *analyzer) syntax() {
+// standIns returns the text the syntax parse sees: each byte a
+// character-level code reported, or that a placeholder covers, replaced by a
+// stand-in (standInBytes), so that one problem is never reported twice (a
+// space in a host name is unsafe-char, not also syntax) and a placeholder
+// is judged as some URL text; the scheme in lower case (scheme-case reports
+// it); and, under the rfc1738 profile and no user grammar, the "#" of a fragment that is a
+// client-side route made "/". The text keeps its length: an offset of the
+// parse is an offset of the text.
+func (a *analyzer) standIns() []byte {
 	s := a.text
-	r := &repaired{rep: []byte(s), origin: make([]int, len(s)+1)}
-	for i := range r.origin {
-		r.origin[i] = i
-	}
-	for i := range r.rep {
+	rep := []byte(s)
+	for i := range rep {
 		if a.flagged[i] || a.isMasked(i) {
-			r.rep[i] = repairBytes[0]
+			rep[i] = standInBytes[0]
 		}
 	}
 	// A fragment that is a client-side route ("#/room/#urlls:matrix.org",
 	// "#!/a#b", as matrix.to and the hash routers of web applications
 	// write them) may hold "#": browsers keep it, and the application reads
-	// it. Neither grammar allows it; the URL works as written.
-	if h := strings.IndexByte(s, '#'); h >= 0 && (strings.HasPrefix(s[h+1:], "/") || strings.HasPrefix(s[h+1:], "!/")) {
+	// it. No grammar allows it; the URL works as written. Under a grammar
+	// the user chose (rfc3986, xbnf) the grammar decides.
+	if h := strings.IndexByte(s, '#'); a.profile == parser.RFC1738 && a.user == nil && h >= 0 && (strings.HasPrefix(s[h+1:], "/") || strings.HasPrefix(s[h+1:], "!/")) {
 		for i := h + 1; i < len(s); i++ {
 			if s[i] == '#' {
-				r.rep[i] = '/'
+				rep[i] = '/'
 			}
 		}
 	}
 	for i := 0; i < len(a.scheme); i++ {
-		if c := r.rep[i]; 'A' <= c && c <= 'Z' {
-			r.rep[i] = c + 'a' - 'A'
-		}
+		rep[i] = lower(rep[i])
 	}
-	attempts := map[int]int{}
-	for range maxParses {
-		in := string(r.rep)
-		var err error
-		if a.relative {
-			_, err = parser.ParseReference(in)
-		} else {
-			_, err = parser.Parse(in)
-		}
+	return rep
+}
+
+// parseWithStandIns parses rep by parse until it succeeds or fails at a
+// byte that is no stand-in: a failure at a stand-in is the stand-in's
+// doing, so the next one is tried (a digit where a letter failed). It
+// returns the failure (nil when the parse succeeded) and whether the
+// syntax phase should go on to report it: not when the failure is a
+// placeholder's doing or at a byte already reported (a.stop says where
+// the parse stopped).
+func (a *analyzer) parseWithStandIns(rep []byte, parse func(string) error) (*grammar.SyntaxError, bool) {
+	tried := map[int]int{}
+	for {
+		err := parse(string(rep))
 		if err == nil {
-			a.stop = len(s) + 1
-			return
+			a.stop = len(a.text) + 1
+			return nil, false
 		}
 		var se *grammar.SyntaxError
 		if !errors.As(err, &se) || se == nil {
-			return
+			return nil, false
 		}
-		o := min(max(se.Offset, 0), len(r.rep))
-		if t := r.origin[o]; a.atPlaceholder(t) {
-			a.stop = t // what the placeholder stands for decides
-			return
+		o := min(max(se.Offset, 0), len(rep))
+		se.Offset = o
+		if a.atPlaceholder(o) {
+			a.stop = o // what the placeholder stands for decides
+			return nil, false
 		}
-		if a.laterForm(r, se, o) {
-			continue
-		}
-		if o < len(r.rep) {
-			if t := r.origin[o]; t < len(s) && a.flagged[t] {
-				// Already reported: try another stand-in, else give up
-				// rather than report the byte twice.
-				if attempts[t]++; attempts[t] < len(repairBytes) {
-					r.rep[o] = repairBytes[attempts[t]]
-					continue
-				}
-				a.stop = t
-				return
+		if o < len(rep) && a.flagged[o] {
+			// Already reported: try another stand-in, else give up
+			// rather than report the byte twice.
+			if tried[o]++; tried[o] < len(standInBytes) {
+				rep[o] = standInBytes[tried[o]]
+				continue
 			}
+			a.stop = o
+			return nil, false
 		}
-		a.syntaxFinding(r, se, o)
+		return se, true
+	}
+}
+
+// syntax runs the syntax phase: it parses the text (standIns) by the
+// grammar of the profile and reports what that grammar rejects. Under the
+// rfc1738 profile a URL RFC 1738 rejects is parsed by RFC 3986 too
+// (rfc1738Syntax); under rfc3986 and xbnf that grammar alone is the judge
+// (profileSyntax).
+func (a *analyzer) syntax() {
+	rep := a.standIns()
+	if a.profile == parser.RFC1738 {
+		a.rfc1738Syntax(rep)
 		return
 	}
+	a.profileSyntax(rep)
 }
 
-// userinfoByte reports the bytes RFC 1738 §3.1 allows in user and password
-// (uchar, ";", "?", "&", "=") and the ":" between them; escapes are checked
-// already.
-func userinfoByte(b byte) bool {
-	return isAlnum(b) || strings.IndexByte("$-_.+!*'(),;?&=:%", b) >= 0
-}
-
-func ipv6Literal(s string) bool {
-	if len(s) < 2 || s[0] != '[' || s[len(s)-1] != ']' || !strings.Contains(s, ":") {
-		return false
+// profileSyntax reports what the profile's grammar (RFC 3986, the XBNF)
+// rejects as one syntax error; what it accepts has no syntax-phase finding.
+// A misspelt "://" the grammar rejects gets separatorTypos's finding and
+// fix; a scheme the XBNF has no production for is named as such.
+func (a *analyzer) profileSyntax(rep []byte) {
+	se, report := a.parseWithStandIns(rep, func(s string) error {
+		_, err := a.profile.Parse(s, a.relative)
+		return err
+	})
+	if !report {
+		return
 	}
-	for i := 1; i < len(s)-1; i++ {
-		if b := s[i]; !isHex(b) && b != ':' && b != '.' {
-			return false
+	if a.separatorTypos() {
+		return
+	}
+	if a.profile == parser.XBNF && a.scheme != "" && !parser.XBNFScheme(a.scheme) {
+		a.stop = 0
+		a.add(finding{start: 0, end: len(a.scheme), code: codeSyntax,
+			msg: fmt.Sprintf("scheme %s has no production in the W3C XBNF (url = httpaddress / ftpaddress / newsaddress / …)", quote(a.scheme))})
+		return
+	}
+	if a.profile == parser.RFC3986 {
+		se = a.authorityFailure(string(rep), se)
+	}
+	o := refinedOffset(string(rep), se.Offset, se.Expected)
+	t0, t1, msg := a.describeFailure(string(rep), se, o)
+	a.stop = t0
+	a.add(finding{start: t0, end: t1, code: codeSyntax, msg: msg})
+}
+
+var (
+	rule3986Host = grammar.MustRule("rfc3986", "host")
+	rule3986Port = grammar.MustRule("rfc3986", "port")
+)
+
+// authorityFailure improves an RFC 3986 failure se in the userinfo of an
+// authority that has no "@": authority = [ userinfo "@" ] host [ ":" port ]
+// is tried with a userinfo first, which takes a host, ":" and port alike,
+// so the furthest failure is where the "@" was wanted ("h:80a/" fails at
+// "/"), not where the URL goes wrong. The host and the port, as the
+// delimiters split them, are matched by their own rules instead, and the
+// first failure is the answer, under the chain down to the authority.
+func (a *analyzer) authorityFailure(rep string, se *grammar.SyntaxError) *grammar.SyntaxError {
+	au := parseAuthority(rep, a.scheme)
+	if !chainHas(se, "userinfo") || !au.ok || au.at >= 0 {
+		return se
+	}
+	var chain []*grammar.Rule
+	for _, r := range se.Chain {
+		chain = append(chain, r)
+		if r != nil && r.Name == "authority" {
+			break
 		}
 	}
-	return true
+	part := func(r *grammar.Rule, start, end int) *grammar.SyntaxError {
+		_, err := r.Match(rep[start:end])
+		if err == nil {
+			return nil
+		}
+		return &grammar.SyntaxError{Input: rep, Offset: start + err.Offset, Rule: err.Rule,
+			Chain: append(chain[:len(chain):len(chain)], err.Chain...), Expected: err.Expected}
+	}
+	if err := part(rule3986Host, au.hostStart, au.hostEnd); err != nil {
+		return err
+	}
+	if au.portStart >= 0 {
+		if err := part(rule3986Port, au.portStart, au.end); err != nil {
+			return err
+		}
+	}
+	return se
+}
+
+// rfc1738Syntax parses the text by RFC 1738 (parser.Parse, RFC 1808 for a
+// relative reference) and, when that rejects it, by the modern syntax
+// (modernVerdict): what both reject is a syntax error; what only RFC 1738
+// rejects is rfc1738-unsafe, located where RFC 1738 fails and named by
+// the RFC 3986 production the byte there belongs to (laterForm). An input
+// RFC 1738 accepts is not parsed by RFC 3986: under this profile RFC 1738
+// is the grammar, and what it accepts has no syntax-phase finding. (RFC
+// 1738's language is nearly inside RFC 3986's; parser's
+// TestRFC1738WithinRFC3986 lists the exceptions: a scheme starting with a
+// digit, ":" in the first segment of a relative path, "file:////x", "//"
+// in a genericurl. --grammar rfc3986 holds them to RFC 3986.)
+func (a *analyzer) rfc1738Syntax(rep []byte) {
+	se, report := a.parseWithStandIns(rep, func(s string) error {
+		var err error
+		if a.relative {
+			_, err = parser.ParseReference(s)
+		} else {
+			_, err = parser.Parse(s)
+		}
+		return err
+	})
+	if !report {
+		return
+	}
+	rs := string(rep)
+	o := refinedOffset(rs, se.Offset, se.Expected)
+	t0, t1, msg := a.describeFailure(rs, se, o)
+	a.stop = t0
+	tree, mse := parseModern(rs, a.relative)
+	if tree != nil {
+		// What RFC 3986 says the byte is names the form only RFC 1738
+		// forbids; any other form is judged by the scheme's own rules too.
+		if l0, l1, lmsg, ok := a.laterForm(rs, tree, o); ok {
+			a.add(finding{start: l0, end: l1, code: codeRFC1738Unsafe, msg: lmsg})
+			return
+		}
+		if !a.modernSchemeRules(rs, tree, o) {
+			tree = nil
+		}
+	}
+	if mse != nil && chainHas(mse, "userinfo") && strings.IndexByte(rs[:max(mse.Offset, 0)], '@') < 0 {
+		// RFC 3986's authority = [ userinfo "@" ] host …: without an "@",
+		// the furthest failure the matcher finds is in the userinfo it
+		// tried first ("h:80a/" fails at "/" for want of an "@"), not where
+		// the URL goes wrong; RFC 1738's failure says that better.
+		mse = nil
+	}
+	if mse != nil {
+		mse.Offset = refinedOffset(rs, min(max(mse.Offset, 0), len(rs)), mse.Expected)
+	}
+	switch {
+	case tree != nil:
+		a.add(finding{start: t0, end: t1, code: codeRFC1738Unsafe, msg: msg + " (RFC 1738; RFC 3986 allows it)"})
+		return
+	case mse != nil && mse.Offset > o:
+		// RFC 3986 gets further: what stops RFC 1738 here is only RFC
+		// 1738's, and the URL goes wrong for both further on.
+		a.add(finding{start: t0, end: t1, code: codeRFC1738Unsafe, msg: msg + " (RFC 1738; RFC 3986 allows it)"})
+		if a.atPlaceholder(mse.Offset) {
+			return
+		}
+		t0, t1, msg = a.describeFailure(rs, mse, mse.Offset)
+	}
+	a.add(finding{start: t0, end: t1, code: codeSyntax, msg: msg})
 }
 
 func chainHas(se *grammar.SyntaxError, name string) bool {
@@ -938,118 +1060,6 @@ func chainHas(se *grammar.SyntaxError, name string) bool {
 	return se.Rule != nil && se.Rule.Name == name
 }
 
-// laterForm recognises a parse failure at o caused by a form RFC 1738
-// forbids and later RFCs allow, reports it and repairs it in r.
-func (a *analyzer) laterForm(r *repaired, se *grammar.SyntaxError, o int) bool {
-	rs := string(r.rep)
-	sch := parser.Scheme(rs)
-	if au := parseAuthority(rs, sch); au.ok {
-		// RFC 1738 §3.3: "http://<host>:<port>/<path>?<searchpart>", no
-		// user or password (RFC 3986 §3.2.1 allows and deprecates them).
-		if (sch == "http" || sch == "https") && au.at >= 0 && o >= au.start && o <= au.at {
-			ok := true
-			for i := au.start; i < au.at; i++ {
-				ok = ok && userinfoByte(rs[i])
-			}
-			if ok {
-				t0, t1 := r.span(au.start, au.at+1)
-				a.add(finding{start: t0, end: t1, code: codeRFC1738Unsafe,
-					msg: fmt.Sprintf("userinfo %s in an %s url: RFC 1738 §3.3 has none (RFC 3986 allows and deprecates it)", quote(a.text[t0:t1]), sch)})
-				r.remove(au.start, au.at+1)
-				return true
-			}
-		}
-		// RFC 2732, RFC 3986 §3.2.2: an IP literal host.
-		if hs, he := au.hostStart, au.hostEnd; o >= hs && o < he && (he == au.end || rs[he] == ':') && ipv6Literal(rs[hs:he]) {
-			t0, t1 := r.span(hs, he)
-			a.add(finding{start: t0, end: t1, code: codeRFC1738Unsafe,
-				msg: fmt.Sprintf("ipv6 literal host %s: RFC 1738 has no IP literals (RFC 2732 added them)", quote(a.text[t0:t1]))})
-			r.rep[hs] = 'a'
-			r.remove(hs+1, he)
-			return true
-		}
-		// RFC 1738 §3.3: "http://<host>:<port>/<path>?<searchpart>": a
-		// search part follows a "/"; RFC 3986 §3.3 allows an empty path.
-		if (sch == "http" || sch == "https") && o == au.end && o < len(rs) && rs[o] == '?' {
-			t0, t1 := r.span(o, o+1)
-			a.add(finding{start: t0, end: t1, code: codeRFC1738Unsafe,
-				msg: `"?" right after the host: RFC 1738 §3.3 puts a search part after "/" (RFC 3986 allows an empty path)`})
-			r.insert(o, '/')
-			return true
-		}
-		// RFC 3986 §3.2.2: a registered name may end in "." (a fully
-		// qualified domain name); RFC 1738 §3.1's hostname may not.
-		if hs, he := au.hostStart, au.hostEnd; he-hs > 1 && rs[he-1] == '.' && rs[he-2] != '.' && o >= hs && o <= he && rs[hs] != '[' {
-			t0, t1 := r.span(he-1, he)
-			a.add(finding{start: t0, end: t1, code: codeRFC1738Unsafe,
-				msg: fmt.Sprintf(`trailing "." in host name %s: RFC 1738 §3.1 has none (RFC 3986 allows a fully qualified name)`, quote(a.text[r.origin[hs]:t1]))})
-			r.remove(he-1, he)
-			return true
-		}
-		// RFC 3986 §3.2.2: a registered name may hold "_"; RFC 1738 §3.1's
-		// hostname is letters, digits and "-" (and so is DNS's preferred
-		// name syntax, RFC 1034 §3.5, but names with "_" resolve).
-		if hs, he := au.hostStart, au.hostEnd; o >= hs && o <= he && hs < he && rs[hs] != '[' && strings.IndexByte(rs[hs:he], '_') >= 0 {
-			first, last := -1, 0
-			for k := hs; k < he; k++ {
-				if rs[k] == '_' {
-					r.rep[k] = 'a' // not "-": a label may not start or end with it
-					if first < 0 {
-						first = k
-					}
-					last = k
-				}
-			}
-			t0, _ := r.span(first, first+1)
-			_, t1 := r.span(last, last+1)
-			a.add(finding{start: t0, end: t1, code: codeRFC1738Unsafe,
-				msg: fmt.Sprintf(`"_" in host name %s: RFC 1738 §3.1 allows letters, digits and "-" (RFC 3986 allows it)`, quote(a.text[r.origin[hs]:r.origin[he-1]+1]))})
-			return true
-		}
-		// RFC 3986 §3.2.3: "URI producers and normalizers should omit the
-		// port component and its ":" delimiter if port is empty".
-		if p := au.portStart; p >= 0 && p == au.end && (o == p || o == p-1) {
-			t0, t1 := r.span(p-1, p)
-			a.add(finding{start: t0, end: t1, code: codeRFC1738Unsafe,
-				msg: `empty port: RFC 1738 requires digits after ":" (RFC 3986 allows none)`})
-			r.remove(p-1, p)
-			return true
-		}
-	}
-	// RFC 1738 §3.3: "Within the <path> and <searchpart> components, "/",
-	// ";", "?" are reserved"; RFC 3986 §3.4 allows "/" and "?" in a query.
-	if o < len(rs) && (rs[o] == '/' || rs[o] == '?') && chainHas(se, "search") {
-		end := len(rs)
-		if k := strings.IndexByte(rs[o:], '#'); k >= 0 {
-			end = o + k
-		}
-		last, slash, question := o, false, false
-		for k := o; k < end; k++ {
-			switch rs[k] {
-			case '/':
-				slash = true
-			case '?':
-				question = true
-			default:
-				continue
-			}
-			r.rep[k] = '='
-			last = k
-		}
-		what := `"/" and "?"`
-		if !question {
-			what = `"/"`
-		} else if !slash {
-			what = `"?"`
-		}
-		t0, t1 := r.span(o, last+1)
-		a.add(finding{start: t0, end: t1, code: codeRFC1738Unsafe,
-			msg: what + ` in a search part: RFC 1738 §3.3 reserves "/" and "?" there (RFC 3986 allows them)`})
-		return true
-	}
-	return false
-}
-
 // legacySchemes are the schemes whose current definition is still RFC 1738's
 // (RFC 4266 for gopher, RFC 4248 for telnet, RFC 4156 for wais, RFC 4157 for
 // prospero restate it; RFC 5538 keeps news and nntp's forms): their paths
@@ -1059,31 +1069,139 @@ var legacySchemes = map[string]bool{
 	"ftp": true, "gopher": true, "news": true, "nntp": true, "telnet": true, "wais": true, "prospero": true,
 }
 
-// modernVerdict judges the repaired text, which RFC 1738 rejects at o, by the
-// modern syntax (parser.ParseRFC3986). It returns whether that accepts it,
-// and, when it does not, where it fails (nil when the failure at o is a rule
-// of the scheme's own production that still holds, as for an ftp type).
-func (a *analyzer) modernVerdict(rep string, o int) (bool, *grammar.SyntaxError) {
-	_, err := parser.ParseRFC3986(rep, a.relative)
+// parseModern parses rep, which RFC 1738 rejects, by the modern syntax
+// (parser.ParseRFC3986: RFC 3986 with the scheme's current definition): the
+// tree when it accepts rep, else the failure.
+func parseModern(rep string, relative bool) (*grammar.Tree, *grammar.SyntaxError) {
+	tree, err := parser.ParseRFC3986(rep, relative)
 	if err != nil {
 		var se *grammar.SyntaxError
 		if errors.As(err, &se) {
-			return false, se
+			return nil, se
 		}
-		return false, nil
+		return nil, nil
 	}
+	return tree, nil
+}
+
+// modernSchemeRules reports whether rep, which RFC 3986 accepts with tree
+// and RFC 1738 rejects at o, also keeps the rules of its scheme that RFC
+// 3986 leaves to the scheme: the paths of the legacySchemes follow RFC 1738
+// (an ftp type, an nntp article number), and a registered name meant for
+// the DNS follows its syntax.
+func (a *analyzer) modernSchemeRules(rep string, tree *grammar.Tree, o int) bool {
 	sch := strings.ToLower(parser.Scheme(rep))
-	au := parseAuthority(rep, sch)
-	if legacySchemes[sch] && (!au.ok || o < au.start || o >= au.end) {
-		return false, nil
+	if legacySchemes[sch] {
+		au, inAuthority := treeNode(tree, "authority", o)
+		inAuthority = inAuthority && o < int(tree.Nodes[au].End)
+		if p, ok := treeNode(tree, "port", o); ok && tree.Nodes[p].Start == tree.Nodes[p].End {
+			inAuthority = true // an empty port, at the authority's end
+		}
+		if !inAuthority {
+			return false
+		}
 	}
-	if au.ok && (authoritySchemes[sch] || sch == "") && o >= au.hostStart && o <= au.hostEnd && !dnsName(rep[au.hostStart:au.hostEnd]) {
+	if h, ok := treeNode(tree, "reg-name", o); ok && (authoritySchemes[sch] || sch == "") && !dnsName(tree.Text(h)) {
 		// RFC 3986 §3.2.2: "A registered name intended for lookup in the
 		// DNS uses the syntax defined in Section 3.5 of [RFC1034] and
 		// Section 2.1 of [RFC1123]"; reg-name alone admits far more.
-		return false, nil
+		return false
 	}
-	return true, nil
+	return true
+}
+
+// treeNode returns the index of the innermost node of rule name in t whose
+// span holds offset o, its end included (a failure right after a part is
+// about it: an empty port, a host name's last label).
+func treeNode(t *grammar.Tree, name string, o int) (int, bool) {
+	found := -1
+	for i, n := range t.Nodes {
+		if int(n.Start) <= o && o <= int(n.End) && n.Rule().Name == name {
+			found = i
+		}
+	}
+	return found, found >= 0
+}
+
+// laterForm words the RFC 1738 failure at o of rep, which RFC 3986 accepts
+// with tree, by what RFC 3986 says the byte there is: a userinfo in an
+// http(s) URL, an IP literal, an empty port, a "." ending or a "_" in a
+// registered name, a query right after the host or holding "/" or "?". It
+// returns the span and message, or ok false for any other form (the caller
+// names RFC 1738's production and what it expected).
+func (a *analyzer) laterForm(rep string, tree *grammar.Tree, o int) (t0, t1 int, msg string, ok bool) {
+	sch := strings.ToLower(parser.Scheme(rep))
+	web := sch == "http" || sch == "https"
+	// RFC 1738 §3.3: "http://<host>:<port>/<path>?<searchpart>", no user or
+	// password (RFC 3986 §3.2.1 allows and deprecates them).
+	if u, ok := treeNode(tree, "userinfo", o); ok && web {
+		n := tree.Nodes[u]
+		t0, t1 = int(n.Start), int(n.End)+1
+		return t0, t1, fmt.Sprintf("userinfo %s in an %s url: RFC 1738 §3.3 has none (RFC 3986 allows and deprecates it)", quote(a.text[t0:t1]), sch), true
+	}
+	// RFC 2732, RFC 3986 §3.2.2: an IP literal host.
+	if l, ok := treeNode(tree, "IP-literal", o); ok && o < int(tree.Nodes[l].End) {
+		n := tree.Nodes[l]
+		t0, t1 = int(n.Start), int(n.End)
+		if _, future := treeNode(tree, "IPvFuture", int(n.Start)+1); future {
+			return t0, t1, fmt.Sprintf(`IP literal host %s: RFC 1738 has no IP literals (RFC 3986 §3.2.2 added IPvFuture)`, quote(a.text[t0:t1])), true
+		}
+		return t0, t1, fmt.Sprintf("ipv6 literal host %s: RFC 1738 has no IP literals (RFC 2732 added them)", quote(a.text[t0:t1])), true
+	}
+	// RFC 3986 §3.2.3: "URI producers and normalizers should omit the port
+	// component and its ":" delimiter if port is empty".
+	if p, ok := treeNode(tree, "port", o); ok && tree.Nodes[p].Start == tree.Nodes[p].End && int(tree.Nodes[p].Start) > 0 {
+		t0 = int(tree.Nodes[p].Start) - 1
+		return t0, t0 + 1, `empty port: RFC 1738 requires digits after ":" (RFC 3986 allows none)`, true
+	}
+	if h, ok := treeNode(tree, "reg-name", o); ok {
+		hs, he := int(tree.Nodes[h].Start), int(tree.Nodes[h].End)
+		host := a.text[hs:he]
+		// RFC 3986 §3.2.2: a registered name may hold "_"; RFC 1738 §3.1's
+		// hostname is letters, digits and "-" (and so is DNS's preferred
+		// name syntax, RFC 1034 §3.5, but names with "_" resolve).
+		if first := strings.IndexByte(rep[hs:he], '_'); first >= 0 && hs+first <= o {
+			last := strings.LastIndexByte(rep[hs:he], '_')
+			return hs + first, hs + last + 1, fmt.Sprintf(`"_" in host name %s: RFC 1738 §3.1 allows letters, digits and "-" (RFC 3986 allows it)`, quote(host)), true
+		}
+		// RFC 3986 §3.2.2: a registered name may end in "." (a fully
+		// qualified domain name); RFC 1738 §3.1's hostname may not.
+		if strings.HasSuffix(rep[hs:he], ".") && he-hs > 1 {
+			return he - 1, he, fmt.Sprintf(`trailing "." in host name %s: RFC 1738 §3.1 has none (RFC 3986 allows a fully qualified name)`, quote(host)), true
+		}
+	}
+	if o < len(rep) && rep[o] == '?' && web {
+		// RFC 1738 §3.3: "http://<host>:<port>/<path>?<searchpart>": a
+		// search part follows a "/"; RFC 3986 §3.3 allows an empty path.
+		if au, ok := treeNode(tree, "authority", o); ok && int(tree.Nodes[au].End) == o {
+			return o, o + 1, `"?" right after the host: RFC 1738 §3.3 puts a search part after "/" (RFC 3986 allows an empty path)`, true
+		}
+	}
+	// RFC 1738 §3.3: "Within the <path> and <searchpart> components, "/",
+	// ";", "?" are reserved"; RFC 3986 §3.4 allows "/" and "?" in a query.
+	if q, ok := treeNode(tree, "query", o); ok && o < len(rep) && (rep[o] == '/' || rep[o] == '?') && (web || sch == "wais") {
+		end := int(tree.Nodes[q].End)
+		last, slash, question := o, false, false
+		for k := o; k < end; k++ {
+			switch rep[k] {
+			case '/':
+				slash = true
+			case '?':
+				question = true
+			default:
+				continue
+			}
+			last = k
+		}
+		what := `"/" and "?"`
+		if !question {
+			what = `"/"`
+		} else if !slash {
+			what = `"?"`
+		}
+		return o, last + 1, what + ` in a search part: RFC 1738 §3.3 reserves "/" and "?" there (RFC 3986 allows them)`, true
+	}
+	return 0, 0, "", false
 }
 
 // dnsName reports whether host, a registered name (not an IP literal),
@@ -1116,54 +1234,18 @@ func dnsName(host string) bool {
 	return true
 }
 
-// syntaxFinding reports the parse failure at o of the repaired text, as RFC
-// 1738 sees it: the byte where the parse stopped, the production chain it
-// was in and what it expected there. It is an error where the modern syntax
-// rejects the URL too (modernVerdict), at the failure the later of the two
-// parses found; what only RFC 1738 rejects is rfc1738-unsafe.
-func (a *analyzer) syntaxFinding(r *repaired, se *grammar.SyntaxError, o int) {
-	rep := string(r.rep)
-	o = refinedOffset(rep, o, se.Expected)
-	t0, t1, msg := a.describeFailure(r, se, o)
-	a.stop = t0
-	accepted, mse := a.modernVerdict(rep, o)
-	if au := parseAuthority(rep, parser.Scheme(rep)); mse != nil && chainHas(mse, "userinfo") && au.at < 0 {
-		// RFC 3986's authority = [ userinfo "@" ] host …: without an "@",
-		// the furthest failure the matcher finds is in the userinfo it
-		// tried first ("h:80a/" fails at "/" for want of an "@"), not where
-		// the URL goes wrong; RFC 1738's failure says that better.
-		mse = nil
-	}
-	if mse != nil {
-		mse.Offset = refinedOffset(rep, min(max(mse.Offset, 0), len(rep)), mse.Expected)
-	}
-	if accepted || mse != nil && mse.Offset > o {
-		a.add(finding{start: t0, end: t1, code: codeRFC1738Unsafe,
-			msg: msg + " (RFC 1738; RFC 3986 allows it)"})
-		if accepted {
-			return
-		}
-		m := min(max(mse.Offset, 0), len(r.rep))
-		if a.atPlaceholder(r.origin[m]) {
-			return
-		}
-		t0, t1, msg = a.describeFailure(r, mse, m)
-	}
-	a.add(finding{start: t0, end: t1, code: codeSyntax, msg: msg})
-}
-
-// describeFailure words the parse failure se at o of the repaired text: the
-// text span of the byte where the parse stopped (the last character at the
-// end of the input) and the message naming it, the production chain and what
-// was expected there.
-func (a *analyzer) describeFailure(r *repaired, se *grammar.SyntaxError, o int) (t0, t1 int, msg string) {
+// describeFailure words the parse failure se at o of rep (the text with
+// its stand-ins): the text span of the byte where the parse stopped (the
+// last character at the end of the input) and the message naming it, the
+// production chain and what was expected there.
+func (a *analyzer) describeFailure(rep string, se *grammar.SyntaxError, o int) (t0, t1 int, msg string) {
 	expected := grammar.JoinExpected(se.Expected)
-	if rest, ok := literalRest(string(r.rep), o, se.Expected); ok {
+	if rest, ok := literalRest(rep, o, se.Expected); ok {
 		expected = rest
 	}
 	found := "end of input"
-	if o < len(r.rep) {
-		t0 = r.origin[o]
+	if o < len(rep) {
+		t0 = o
 		_, size := utf8.DecodeRuneInString(a.text[t0:])
 		t1 = t0 + size
 		found = strconv.Quote(a.text[t0:t1])

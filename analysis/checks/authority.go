@@ -7,10 +7,13 @@ import (
 )
 
 // authority locates the parts of an IP-based URL's "//" part (RFC 1738 §3.1
-// "//<user>:<password>@<host>:<port>/<url-path>", RFC 1808 net_loc) by its
-// delimiters alone, whether or not the URL matches its production: the checks
-// that look at a port or a host number, and the repairs of the forms later
-// RFCs allow, need the parts of URLs that do not parse.
+// "//<user>:<password>@<host>:<port>/<url-path>", RFC 1808 net_loc, RFC 3986
+// §3.2) by its delimiters alone, as RFC 3986 Appendix B splits a reference
+// into its components, whether or not the URL matches a grammar: what must
+// be found in URLs that do not parse needs it (a wildcard host or a port
+// word to mask before the parse, the host name of a non-ASCII label, the
+// port-range, host-range and credentials checks, which report whether or not
+// the URL parses, and escapeAllowed). It judges nothing: the grammars do.
 type authority struct {
 	ok         bool
 	start, end int // the authority: after "//", up to the first "/", "?", "#" or the end

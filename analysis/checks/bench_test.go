@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/urlls/urlls/analysis/parser"
 )
 
 func benchmarkURL(b *testing.B, url string) {
@@ -34,6 +36,30 @@ func BenchmarkCheckDocument(b *testing.B) {
 	b.SetBytes(int64(len(doc)))
 	for b.Loop() {
 		CheckDocument(doc, "markdown")
+	}
+}
+
+// BenchmarkCheckDocumentGrammar is BenchmarkCheckDocument under each
+// grammar profile: under rfc3986 and xbnf every URL is parsed by the
+// general matcher, under rfc1738 by the fast path (and by RFC 3986 only
+// when RFC 1738 rejects it).
+func BenchmarkCheckDocumentGrammar(b *testing.B) {
+	var sb strings.Builder
+	for i := range 200 {
+		sb.WriteString("A paragraph with [a link](http://example.com/a/b?c=d) and a bare http://www.example.org/x.\n")
+		if i%10 == 0 {
+			sb.WriteString("A bad one: <http://x.com/a%zz|b~c> and [rel](../a%41/b).\n")
+		}
+	}
+	doc := []byte(sb.String())
+	for _, p := range parser.ProfileNames() {
+		profile, _ := parser.ProfileNamed(p)
+		b.Run(p, func(b *testing.B) {
+			b.SetBytes(int64(len(doc)))
+			for b.Loop() {
+				Options{Grammar: profile}.CheckDocument(doc, "markdown")
+			}
+		})
 	}
 }
 

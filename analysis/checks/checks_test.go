@@ -51,9 +51,15 @@ type got struct {
 
 func describe(t *testing.T, url string, relative bool) []got {
 	t.Helper()
+	return describeWith(t, Options{}, url, relative)
+}
+
+// describeWith is describe under opts.
+func describeWith(t *testing.T, opts Options, url string, relative bool) []got {
+	t.Helper()
 	doc, c := candidateIn(url, relative)
 	var out []got
-	for _, d := range CheckURL(doc, c) {
+	for _, d := range opts.CheckURL(doc, c) {
 		g := got{Code: d.Code, At: d.Start - c.Start, Span: string(doc[d.Start:d.End]), Msg: d.Message}
 		if len(d.SuggestedFixes) > 0 {
 			fixed, err := applyDocEdits(doc, d.SuggestedFixes[0].Edits)

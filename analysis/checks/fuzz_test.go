@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/urlls/urlls/analysis/parser"
 	"github.com/urlls/urlls/analysis/scan"
 )
 
@@ -11,7 +12,7 @@ import (
 // any candidate, even one whose offsets a buggy tokenizer got wrong: spans
 // inside the candidate and in document order, fix edits inside the URL,
 // ordered and not overlapping, codes from the catalog, messages without a
-// final period.
+// final period; under each grammar profile (mode / 5).
 func FuzzCheckURL(f *testing.F) {
 	for _, s := range []string{
 		"http://user:pw@1.2.3.300:99999/a/b?c=d/e#frag",
@@ -29,6 +30,8 @@ func FuzzCheckURL(f *testing.F) {
 		f.Add(s, 1, len(s)-1, uint8(1), true)
 		f.Add(s, 0, len(s), uint8(2), false)
 		f.Add(s, 2, len(s), uint8(3), true)
+		f.Add(s, 0, len(s), uint8(5), false) // rfc3986
+		f.Add(s, 0, len(s), uint8(11), true) // xbnf, wrapped
 	}
 	f.Fuzz(func(t *testing.T, docText string, start, end int, mode uint8, relative bool) {
 		doc := []byte(docText)
@@ -58,7 +61,7 @@ func FuzzCheckURL(f *testing.F) {
 		}
 		lo := min(max(c.Start, 0), len(doc))
 		hi := min(max(c.End, lo), len(doc))
-		ds := CheckURL(doc, c)
+		ds := Options{Grammar: parser.Profile(mode / 5 % 3)}.CheckURL(doc, c)
 		prev := lo
 		for _, d := range ds {
 			if d.Start < prev || d.End < d.Start || d.End > hi {

@@ -1,37 +1,29 @@
 package checks
 
 import (
-	"context"
-
 	"github.com/urlls/urlls/analysis/grammar"
-	"github.com/urlls/urlls/analysis/scan"
+	"github.com/urlls/urlls/analysis/parser"
 )
 
 // Options are the settings of a configuration that change what the checks
 // find (config.Config.CheckOptions builds them); the zero Options are the
 // defaults, those of CheckDocument.
 type Options struct {
+	// Grammar is the grammar of the syntax phase (the "grammar" setting):
+	// parser.RFC1738 (the default) reports what RFC 1738 rejects and RFC
+	// 3986 accepts as rfc1738-unsafe; under parser.RFC3986 and parser.XBNF
+	// that grammar alone decides, its rejections are syntax errors and
+	// rfc1738-unsafe is not reported. "~" follows the grammar too: unsafe
+	// under RFC 1738 (rfc1738-unsafe), unreserved under RFC 3986 (and so
+	// "%7E" a needless escape), a national character the XBNF forbids (a
+	// syntax error).
+	Grammar parser.Profile
 	// Schemes maps a lower-case scheme to the start rule of the user's
 	// grammar for it (the configuration's "schemes", loaded by the front
 	// ends with grammar.LoadUser): a URL with that scheme is parsed by
-	// that rule (parser.ParseUser) instead of RFC 1738's genericurl, a
-	// mismatch is a syntax finding naming the user's productions, and the
-	// scheme is known (no unknown-scheme, scheme-typo or reserved-scheme).
+	// that rule (parser.ParseUser) instead of the grammar's, a mismatch is
+	// a syntax finding naming the user's productions, and the scheme is
+	// known (no unknown-scheme, scheme-typo or reserved-scheme). A user's
+	// grammar decides under every Grammar.
 	Schemes map[string]*grammar.Rule
-}
-
-// CheckDocumentWith is CheckDocument under opts.
-func CheckDocumentWith(doc []byte, lang string, opts Options) []Diagnostic {
-	return CheckCandidatesWith(doc, scan.Scan(doc, lang), opts)
-}
-
-// CheckCandidatesWith is CheckCandidates under opts.
-func CheckCandidatesWith(doc []byte, cands []scan.Candidate, opts Options) []Diagnostic {
-	out, _ := CheckCandidatesContextWith(context.Background(), doc, cands, opts)
-	return out
-}
-
-// CheckURLWith is CheckURL under opts.
-func CheckURLWith(doc []byte, c scan.Candidate, opts Options) []Diagnostic {
-	return checkURL(doc, c, opts)
 }

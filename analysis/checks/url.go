@@ -22,12 +22,14 @@ import (
 // would touch a placeholder, or, for a merged finding, when any of its
 // occurrences has none.
 func CheckURL(doc []byte, c scan.Candidate) []Diagnostic {
-	return checkURL(doc, c, Options{})
+	return Options{}.CheckURL(doc, c)
 }
 
-func checkURL(doc []byte, c scan.Candidate, opts Options) []Diagnostic {
+// CheckURL is CheckURL under o.
+func (o Options) CheckURL(doc []byte, c scan.Candidate) []Diagnostic {
 	rd := readingOf(doc, &c)
-	rd.user = parser.UserRule(opts.Schemes, c.Text)
+	rd.profile = o.Grammar
+	rd.user = parser.UserRule(o.Schemes, c.Text)
 	fs := check(c.Text, rd)
 	if len(fs) == 0 {
 		return nil
@@ -60,6 +62,8 @@ func checkURL(doc []byte, c scan.Candidate, opts Options) []Diagnostic {
 type reading struct {
 	// relative: a relative reference is a URL here (scan.Candidate).
 	relative bool
+	// profile is the grammar of the syntax phase (Options.Grammar).
+	profile parser.Profile
 	// spacedPath: white space is part of the path as written, not a
 	// mistake. A Markdown link destination in <…> may hold spaces
 	// (CommonMark §6.3), which the renderer percent-encodes: "[notes](<my
@@ -108,7 +112,13 @@ func unrendered(text string, f *finding) {
 // no policy: severities, ignored URLs and the urlls-disable comments
 // (scan.Suppressions) are the front end's business (config.Apply).
 func CheckDocument(doc []byte, lang string) []Diagnostic {
-	return CheckCandidates(doc, scan.Scan(doc, lang))
+	return Options{}.CheckDocument(doc, lang)
+}
+
+// CheckDocument is CheckDocument under o.
+func (o Options) CheckDocument(doc []byte, lang string) []Diagnostic {
+	out, _ := o.CheckCandidatesContext(context.Background(), doc, scan.Scan(doc, lang))
+	return out
 }
 
 // CheckCandidates checks the candidate URLs scan.Scan found in doc, for a
@@ -119,21 +129,27 @@ func CheckCandidates(doc []byte, cands []scan.Candidate) []Diagnostic {
 	return out
 }
 
+// CheckCandidates is CheckCandidates under o.
+func (o Options) CheckCandidates(doc []byte, cands []scan.Candidate) []Diagnostic {
+	out, _ := o.CheckCandidatesContext(context.Background(), doc, cands)
+	return out
+}
+
 // CheckCandidatesContext is CheckCandidates that stops when ctx is done
 // (checking ctx between candidates) and then returns ctx's error: the
 // language server drops the analysis of a version a newer one replaced.
 func CheckCandidatesContext(ctx context.Context, doc []byte, cands []scan.Candidate) ([]Diagnostic, error) {
-	return CheckCandidatesContextWith(ctx, doc, cands, Options{})
+	return Options{}.CheckCandidatesContext(ctx, doc, cands)
 }
 
-// CheckCandidatesContextWith is CheckCandidatesContext under opts.
-func CheckCandidatesContextWith(ctx context.Context, doc []byte, cands []scan.Candidate, opts Options) ([]Diagnostic, error) {
+// CheckCandidatesContext is CheckCandidatesContext under o.
+func (o Options) CheckCandidatesContext(ctx context.Context, doc []byte, cands []scan.Candidate) ([]Diagnostic, error) {
 	var out []Diagnostic
 	for i, c := range cands {
 		if i%64 == 0 && ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		out = append(out, checkURL(doc, c, opts)...)
+		out = append(out, o.CheckURL(doc, c)...)
 	}
 	// Candidates come in document order and do not overlap, so this only
 	// guards against a tokenizer that breaks that promise.

@@ -78,7 +78,7 @@ func TestUserGrammars(t *testing.T) {
 				}
 				return out
 			}
-			got := show(CheckDocumentWith([]byte(tc.doc), "markdown", opts))
+			got := show(opts.CheckDocument([]byte(tc.doc), "markdown"))
 			if !prefixes(got, tc.want) {
 				t.Errorf("with the user grammars:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(tc.want, "\n"))
 			}
@@ -121,7 +121,7 @@ func TestUserGrammarFixes(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.doc, func(t *testing.T) {
-			ds := CheckDocumentWith([]byte(tc.doc), "markdown", opts)
+			ds := opts.CheckDocument([]byte(tc.doc), "markdown")
 			if len(ds) != 1 || ds[0].Code != tc.code {
 				t.Fatalf("findings %+v, want one %s", ds, tc.code)
 			}

@@ -17,6 +17,7 @@ import (
 	"strings"
 
 	"github.com/urlls/urlls/analysis/checks"
+	"github.com/urlls/urlls/analysis/parser"
 	"github.com/urlls/urlls/analysis/scan"
 )
 
@@ -33,6 +34,10 @@ type Config struct {
 	// strictSet records that the source said "strict" at all, so that a
 	// client's false can override a file's true in Merge.
 	strictSet bool
+	// Grammar names the grammar URLs are checked by (the key "grammar"):
+	// "rfc1738" (the default), "rfc3986" or "xbnf"; "" when not set. See
+	// Options.
+	Grammar string
 	// Ignore lists URL patterns whose findings are dropped: "*" matches any
 	// run of bytes, everything else itself; a pattern matches the whole URL.
 	Ignore []string
@@ -123,6 +128,7 @@ func (e *Error) Error() string {
 //
 //	{
 //	  "strict": false,
+//	  "grammar": "rfc1738",
 //	  "severity": { "redundant-escape": "off", "non-ascii": "error" },
 //	  "ignore": [ "http://localhost*", "https://example.com/*" ],
 //	  "languages": { ".mdx": "markdown" },
@@ -207,6 +213,9 @@ func (c Config) Merge(o Config) Config {
 	if o.Strict || o.strictSet {
 		out.Strict, out.strictSet = o.Strict, true
 	}
+	if o.Grammar != "" {
+		out.Grammar = o.Grammar
+	}
 	if o.Ignore != nil {
 		out.Ignore = o.Ignore
 	}
@@ -250,6 +259,14 @@ func (c *Config) merge(file string, data []byte, raw map[string]json.RawMessage)
 				return at([]any{key}, `"strict" must be true or false`)
 			}
 			c.strictSet = true
+		case "grammar":
+			names := `"` + strings.Join(parser.ProfileNames(), `", "`) + `"`
+			if err := json.Unmarshal(v, &c.Grammar); err != nil {
+				return at([]any{key}, `"grammar" must be one of %s`, names)
+			}
+			if _, ok := parser.ProfileNamed(c.Grammar); !ok || c.Grammar == "" {
+				return at([]any{key}, `unknown grammar %q (known: %s)`, c.Grammar, names)
+			}
 		case "severity":
 			var m map[string]string
 			if err := json.Unmarshal(v, &m); err != nil {
@@ -306,7 +323,7 @@ func (c *Config) merge(file string, data []byte, raw map[string]json.RawMessage)
 			}
 			c.Schemes = schemes
 		default:
-			return at([]any{key}, `unknown setting %q (known: "strict", "severity", "ignore", "languages", "include", "maxFindings", "schemes")`, key)
+			return at([]any{key}, `unknown setting %q (known: "strict", "grammar", "severity", "ignore", "languages", "include", "maxFindings", "schemes")`, key)
 		}
 	}
 	return nil
@@ -474,6 +491,12 @@ func (c Config) Level(code string) Level {
 	}
 	if c.Strict {
 		return Level{Severity: def.Strict}
+	}
+	if code == "non-ascii" && c.Grammar != "" && c.Grammar != "rfc1738" {
+		// RFC 3986 and the XBNF admit no non-ASCII character either: under
+		// a grammar the user chose, what it rejects is an error. An IRI is
+		// RFC 3987's, not RFC 3986's; "severity" can say information.
+		return Level{Severity: checks.Error}
 	}
 	return Level{Severity: def.Severity}
 }

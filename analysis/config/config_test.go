@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/urlls/urlls/analysis/checks"
+	"github.com/urlls/urlls/analysis/parser"
 	"github.com/urlls/urlls/analysis/scan"
 )
 
@@ -55,7 +56,10 @@ func TestParseErrors(t *testing.T) {
 		{"syntax error after CR", "{\r  \"strict\": tru\r}", ".urlls.json:2:16: invalid JSON"},
 		// A byte order mark is not an error, and not a column.
 		{"byte order mark", "\xEF\xBB\xBF{\"strikt\": 1}", `.urlls.json:1:2: unknown setting "strikt"`},
-		{"unknown key names include", "{\"includes\": []}", `.urlls.json:1:2: unknown setting "includes" (known: "strict", "severity", "ignore", "languages", "include", "maxFindings", "schemes")`},
+		{"unknown key names include", "{\"includes\": []}", `.urlls.json:1:2: unknown setting "includes" (known: "strict", "grammar", "severity", "ignore", "languages", "include", "maxFindings", "schemes")`},
+		{"unknown grammar", "{\n  \"grammar\": \"rfc2396\"}", `.urlls.json:2:3: unknown grammar "rfc2396" (known: "rfc1738", "rfc3986", "xbnf")`},
+		{"empty grammar", "{\"grammar\": \"\"}", `.urlls.json:1:2: unknown grammar ""`},
+		{"grammar not a string", "{\"grammar\": 3986}", `.urlls.json:1:2: "grammar" must be one of "rfc1738", "rfc3986", "xbnf"`},
 		{"negative maxFindings", "{\"maxFindings\": -1}", `.urlls.json:1:2: "maxFindings" must be a whole number, 0 for no limit`},
 		{"fractional maxFindings", "{\"maxFindings\": 2.5}", `.urlls.json:1:2: "maxFindings" must be a whole number`},
 		{"maxFindings as a string", "{\"maxFindings\": \"10\"}", `.urlls.json:1:2: "maxFindings" must be a whole number`},
@@ -85,6 +89,37 @@ func TestLevelAndStrict(t *testing.T) {
 	c.Severity = map[string]Level{"rfc1738-unsafe": Off}
 	if got := c.Level("rfc1738-unsafe"); !got.Off {
 		t.Errorf("configured off = %v", got)
+	}
+}
+
+// TestGrammar: the key "grammar" picks the checks' profile, a client's
+// setting overrides a file's, and under a grammar the user chose non-ascii
+// is an error (the grammar rejects it) unless "severity" says otherwise.
+func TestGrammar(t *testing.T) {
+	file, err := Parse(".urlls.json", []byte(`{"grammar": "xbnf"}`))
+	if err != nil || file.CheckOptions().Grammar != parser.XBNF {
+		t.Fatalf("grammar xbnf: %+v, %v", file, err)
+	}
+	if (Config{}).CheckOptions().Grammar != parser.RFC1738 {
+		t.Error("the default grammar is not rfc1738")
+	}
+	client, err := ParseValue("client", map[string]any{"grammar": "rfc3986"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	merged := file.Merge(client)
+	if merged.CheckOptions().Grammar != parser.RFC3986 || file.Merge(Config{}).Grammar != "xbnf" {
+		t.Errorf("merge: %q, %q", merged.Grammar, file.Merge(Config{}).Grammar)
+	}
+	if got := merged.Level("non-ascii"); got.Severity != checks.Error {
+		t.Errorf("non-ascii under rfc3986 = %v, want error", got)
+	}
+	if got := (Config{Grammar: "rfc1738"}).Level("non-ascii"); got.Severity != checks.Information {
+		t.Errorf("non-ascii under rfc1738 = %v, want information", got)
+	}
+	merged.Severity = map[string]Level{"non-ascii": {Severity: checks.Information}}
+	if got := merged.Level("non-ascii"); got.Severity != checks.Information {
+		t.Errorf("non-ascii set to information under rfc3986 = %v", got)
 	}
 }
 

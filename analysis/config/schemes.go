@@ -50,10 +50,12 @@ func (s SchemeGrammar) RuleError(format string, args ...any) error {
 	return &Error{File: s.file, Line: s.ruleLine, Col: s.ruleC, Msg: fmt.Sprintf(format, args...)}
 }
 
-// CheckOptions returns the options of the checks under c: the start rules of
-// the user's grammars that a front end loaded, by lower-case scheme.
+// CheckOptions returns how the checks judge URLs under c: the grammar
+// profile, and the start rules of the user's grammars that a front end
+// loaded, by lower-case scheme.
 func (c Config) CheckOptions() checks.Options {
 	var opts checks.Options
+	opts.Grammar, _ = parser.ProfileNamed(c.Grammar) // Parse accepts only known names
 	for scheme, s := range c.Schemes {
 		if s.Start == nil {
 			continue

@@ -35,6 +35,37 @@ type inst struct {
 	arg    int32
 	arg2   int32
 	expect int32 // index into program.expect, for the failure report; -1 if none
+	// The guards of an opSplit, which let a run that records no failures
+	// skip a branch that cannot match (see machine.run). Each is 0 for
+	// none, else an index into program.guards (guard, guard2) or
+	// program.scans (scan) plus one.
+	guard  int32 // what the first branch (arg) can start with
+	guard2 int32 // what the second branch (arg2) can start with
+	scan   int32 // the first branch needs the first byte after a run of scans[scan-1].run in scans[scan-1].next
+	run    int32 // a loop's split: first consume the run of bytes of sets[run-1] (splitGuards)
+}
+
+// guardSet is what the machine can consume first from an instruction on:
+// a byte of set, or nothing at the end of the input when eof is set
+// (continuations).
+type guardSet struct {
+	set byteSet
+	eof bool
+}
+
+func (g guardSet) allows(input string, pos int32) bool {
+	if pos >= int32(len(input)) {
+		return g.eof
+	}
+	return g.set.has(input[pos])
+}
+
+// scanGuard is the guard of a branch x y whose x matches only strings of
+// run's bytes and whose y starts with a byte of next, a set disjoint from
+// run: y must start where the longest run of run's bytes ends, at a byte of
+// next ("[ userinfo "@" ] host" tries a userinfo only before an "@").
+type scanGuard struct {
+	run, next int32 // indexes into program.sets
 }
 
 type byteSet [4]uint64
@@ -54,12 +85,15 @@ type literal struct {
 type program struct {
 	insts  []inst
 	sets   []byteSet
+	scans  []scanGuard
+	guards []guardSet
 	lits   []literal
 	expect [][]string
 	entry  []int32  // per rule index: first instruction of its body
 	root   []int32  // per rule index: a two-instruction stub CALLROOT r; END
 	inTree []bool   // per rule index: Rule.InTree
 	names  []string // per rule index: Rule.Name
+	ids    []RuleID // per rule index: Rule.ID (set by Load once registered)
 }
 
 type compiler struct {
@@ -76,6 +110,7 @@ func compile(g *Grammar) *program {
 	p.entry = make([]int32, len(g.Rules))
 	p.root = make([]int32, len(g.Rules))
 	p.inTree = make([]bool, len(g.Rules))
+	p.ids = make([]RuleID, len(g.Rules))
 	for i, r := range g.Rules {
 		p.inTree[i] = r.InTree()
 		p.names = append(p.names, r.Name)
@@ -91,6 +126,7 @@ func compile(g *Grammar) *program {
 		c.emit(inst{op: opRet, expect: -1})
 		c.tailCalls(int32(i))
 	}
+	c.splitGuards()
 	return p
 }
 
@@ -133,6 +169,135 @@ func (c *compiler) tailCalls(rule int32) {
 			insts[pc] = inst{op: opJmp, arg: c.p.entry[rule], expect: -1}
 		}
 	}
+}
+
+// splitGuards gives every opSplit the guards of its two branches: what the
+// machine can consume first from each (continuations), by a fixed point
+// over the program. A branch continues past the end of its rule into every
+// place the rule is called from, so the sets are unions over the callers:
+// an over-approximation, which is all a guard needs (a byte outside the set
+// proves the branch fails at once).
+func (c *compiler) splitGuards() {
+	p := c.p
+	n := len(p.insts)
+	// ruleOf[pc]: the rule whose body holds pc (-1 in the root stubs).
+	ruleOf := make([]int32, n)
+	for i := range ruleOf {
+		ruleOf[i] = -1
+	}
+	for r := range p.entry {
+		end := int32(n)
+		if r+1 < len(p.entry) {
+			end = p.entry[r+1]
+		}
+		for pc := p.entry[r]; pc < end; pc++ {
+			ruleOf[pc] = int32(r)
+		}
+	}
+	returns := make([][]int32, len(p.entry)) // per rule: the pcs its calls return to
+	for pc, in := range p.insts {
+		if in.op == opCall || in.op == opCallRoot {
+			returns[in.arg] = append(returns[in.arg], int32(pc+1))
+		}
+	}
+	cont := make([]guardSet, n)
+	for changed := true; changed; {
+		changed = false
+		for pc := n - 1; pc >= 0; pc-- {
+			in := p.insts[pc]
+			var g guardSet
+			switch in.op {
+			case opSet:
+				g.set = p.sets[in.arg]
+			case opSetStar:
+				g.set = p.sets[in.arg]
+				if in.arg2 == 0 {
+					g = unionGuard(g, cont[pc+1])
+				}
+			case opLit:
+				l := p.lits[in.arg]
+				g.set.add(l.text[0])
+				if l.fold {
+					g.set.add(upper(l.text[0]))
+				}
+			case opSplit:
+				g = unionGuard(cont[in.arg], cont[in.arg2])
+			case opJmp:
+				g = cont[in.arg]
+			case opCall, opCallRoot:
+				g = cont[p.entry[in.arg]]
+			case opRet:
+				if r := ruleOf[pc]; r >= 0 {
+					for _, ret := range returns[r] {
+						g = unionGuard(g, cont[ret])
+					}
+				}
+			case opMark, opProgress:
+				g = cont[pc+1]
+			case opEnd:
+				g.eof = true
+			}
+			if g != cont[pc] {
+				cont[pc] = g
+				changed = true
+			}
+		}
+	}
+	index := map[guardSet]int32{}
+	guard := func(g guardSet) int32 {
+		if i, ok := index[g]; ok {
+			return i
+		}
+		p.guards = append(p.guards, g)
+		index[g] = int32(len(p.guards))
+		return index[g]
+	}
+	for pc := range p.insts {
+		if in := &p.insts[pc]; in.op == opSplit {
+			in.guard = guard(cont[in.arg])
+			in.guard2 = guard(cont[in.arg2])
+		}
+	}
+	// Runs: a loop whose body starts with a choice between a byte of a set
+	// and something else, "*( set / x )" (segment = *pchar, pchar =
+	// unreserved / pct-encoded / …):
+	//
+	//	L:   split L+1, exit
+	//	L+1: split L+2, y
+	//	L+2: set S
+	//	L+3: jmp … L
+	//
+	// When neither the exit nor y can start with a byte of S, the guards
+	// make every iteration at a byte of S take the set without a choice:
+	// the run of S's bytes is consumed at once (inst.run).
+	for pc := range p.insts {
+		in := &p.insts[pc]
+		if in.op != opSplit || pc+3 >= len(p.insts) || in.arg != int32(pc+1) {
+			continue
+		}
+		alt, set, back := p.insts[pc+1], p.insts[pc+2], p.insts[pc+3]
+		if alt.op != opSplit || alt.arg != int32(pc+2) || set.op != opSet || back.op != opJmp || c.jumpTarget(back.arg) != int32(pc) {
+			continue
+		}
+		s := p.sets[set.arg]
+		if s.disjoint(cont[in.arg2].set) && s.disjoint(cont[alt.arg2].set) {
+			in.run = set.arg + 1
+		}
+	}
+}
+
+// jumpTarget follows a chain of opJmp from pc to the first other instruction.
+func (c *compiler) jumpTarget(pc int32) int32 {
+	for i := 0; i < len(c.p.insts) && c.p.insts[pc].op == opJmp; i++ {
+		pc = c.p.insts[pc].arg
+	}
+	return pc
+}
+
+func unionGuard(a, b guardSet) guardSet {
+	a.set.union(b.set)
+	a.eof = a.eof || b.eof
+	return a
 }
 
 func (c *compiler) emit(in inst) int {
@@ -331,6 +496,9 @@ func (c *compiler) alt(items []*Expr) {
 		if i < len(parts)-1 {
 			split = c.emit(inst{op: opSplit, expect: -1})
 			c.p.insts[split].arg = int32(len(c.p.insts))
+			if !pt.isSet {
+				c.p.insts[split].scan = c.scanGuard(pt.e)
+			}
 		}
 		if pt.isSet {
 			c.p.sets = append(c.p.sets, pt.set)
@@ -372,6 +540,7 @@ func (c *compiler) rep(e *Expr) {
 		nullable := c.nullable.expr(x)
 		loop := c.emit(inst{op: opSplit, expect: -1})
 		c.p.insts[loop].arg = int32(len(c.p.insts))
+		c.p.insts[loop].scan = c.scanGuard(x)
 		if nullable {
 			c.emit(inst{op: opMark, expect: -1})
 		}
@@ -387,6 +556,7 @@ func (c *compiler) rep(e *Expr) {
 	for i := e.Min; i < e.Max; i++ {
 		s := c.emit(inst{op: opSplit, expect: -1})
 		c.p.insts[s].arg = int32(len(c.p.insts))
+		c.p.insts[s].scan = c.scanGuard(x)
 		splits = append(splits, s)
 		c.expr(x)
 	}
@@ -428,6 +598,77 @@ func (c *compiler) emptyLeavesNoNode(e *Expr, visiting map[*Rule]bool) bool {
 		return true
 	}
 	return false
+}
+
+// setIndex adds set to the program's sets and returns its index plus one.
+func (c *compiler) setIndex(set byteSet) int32 {
+	for i, t := range c.p.sets {
+		if t == set {
+			return int32(i + 1)
+		}
+	}
+	c.p.sets = append(c.p.sets, set)
+	return int32(len(c.p.sets))
+}
+
+// scanGuard returns the scan guard of a branch e (inst.scan), or 0: e is a
+// sequence x y … whose x matches only strings of the bytes of a set run and
+// whose y must start with a byte of a set disjoint from run.
+func (c *compiler) scanGuard(e *Expr) int32 {
+	for (e.Kind == Seq || e.Kind == Alt) && len(e.Items) == 1 {
+		e = e.Items[0]
+	}
+	if e.Kind != Seq || len(e.Items) < 2 {
+		return 0
+	}
+	run, ok := c.alphabet(e.Items[0], map[*Rule]bool{})
+	if !ok {
+		return 0
+	}
+	next, ok := c.first(e.Items[1])
+	if !ok || !next.disjoint(run) {
+		return 0
+	}
+	c.p.scans = append(c.p.scans, scanGuard{run: c.setIndex(run) - 1, next: c.setIndex(next) - 1})
+	return int32(len(c.p.scans))
+}
+
+// alphabet returns every byte a string e matches can hold; ok is false for
+// a recursive rule (not needed so far).
+func (c *compiler) alphabet(e *Expr, visiting map[*Rule]bool) (byteSet, bool) {
+	var s byteSet
+	switch e.Kind {
+	case Range:
+		for b := int(e.Lo); b <= int(e.Hi); b++ {
+			s.add(byte(b))
+		}
+	case Lit:
+		for i := 0; i < len(e.Text); i++ {
+			b := e.Text[i]
+			s.add(b)
+			if !e.CaseSensitive {
+				s.add(lower(b))
+				s.add(upper(b))
+			}
+		}
+	case Ref:
+		r := c.g.Rule(e.Name)
+		if visiting[r] {
+			return s, false
+		}
+		visiting[r] = true
+		defer delete(visiting, r)
+		return c.alphabet(r.Expr, visiting)
+	case Alt, Seq, Rep:
+		for _, it := range e.Items {
+			t, ok := c.alphabet(it, visiting)
+			if !ok {
+				return s, false
+			}
+			s.union(t)
+		}
+	}
+	return s, true
 }
 
 func lower(b byte) byte {

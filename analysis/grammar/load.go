@@ -156,6 +156,9 @@ func load(name, file string, src []byte, opts loadOptions) (*Grammar, error) {
 	}
 	g.prog = compile(g)
 	register(g)
+	for i, r := range g.Rules {
+		g.prog.ids[i] = r.ID
+	}
 	return g, nil
 }
 

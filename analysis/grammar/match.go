@@ -164,6 +164,14 @@ func (r *Rule) Match(input string) (*Tree, *SyntaxError) {
 	// offending byte already.
 	m.reset(r.grammar.prog, input, true)
 	m.run(r.grammar.prog.root[r.index])
+	if !gaveUp && m.steps > m.budget {
+		// The first run's guards skipped what this run tries, and the
+		// budget ran out here: the memoising matcher gives the same report.
+		if len(input) <= memoLimit {
+			return matchMemo(r, input)
+		}
+		gaveUp = true
+	}
 	return nil, m.syntaxError(r, gaveUp)
 }
 
@@ -202,6 +210,14 @@ type machine struct {
 	steps   int
 	budget  int
 
+	// scanEnds caches, per scan guard, the end of the last run it scanned
+	// (scanOK); an entry of an earlier run (gen) is stale.
+	scanEnds []scanEnd
+	gen      uint32
+	// plain runs without guards and runs, as the recording run does: the
+	// tests compare it with the guarded machine.
+	plain bool
+
 	// failure recording (second run only)
 	record   bool
 	far      int
@@ -210,7 +226,17 @@ type machine struct {
 	expected []string
 }
 
+// scanEnd is a run that a scan guard found: from start it ends at end.
+type scanEnd struct {
+	gen        uint32
+	start, end int32
+}
+
 func (m *machine) reset(p *program, input string, record bool) {
+	m.gen++
+	if len(m.scanEnds) < len(p.scans) {
+		m.scanEnds = make([]scanEnd, len(p.scans))
+	}
 	m.prog = p
 	m.input = input
 	m.cells = m.cells[:0]
@@ -333,6 +359,31 @@ func (m *machine) run(pc int32) bool {
 			}
 			m.fail(int(pos), in.expect, sp, 0)
 		case opSplit:
+			if !m.record && !m.plain {
+				if r := in.run; r > 0 {
+					set := &m.prog.sets[r-1]
+					for pos < n && set.has(input[pos]) {
+						pos++
+					}
+				}
+				// The guards (compiler.alt, compiler.rep) skip a branch
+				// that cannot match: its choice would only fail, so the
+				// derivation found is the same. The recording run tries
+				// every branch, since the failure report lists what each
+				// expected.
+				if g := in.guard; g > 0 && !m.prog.guards[g-1].allows(input, pos) {
+					pc = in.arg2
+					continue
+				}
+				if g := in.scan; g > 0 && !m.scanOK(g-1, pos) {
+					pc = in.arg2
+					continue
+				}
+				if g := in.guard2; g > 0 && !m.prog.guards[g-1].allows(input, pos) {
+					pc = in.arg
+					continue
+				}
+			}
 			m.choices = append(m.choices, choice{pc: in.arg2, pos: pos, sp: sp, events: int32(len(m.events)), low: -1})
 			pc = in.arg
 			continue
@@ -391,6 +442,25 @@ func (m *machine) run(pc int32) bool {
 	}
 }
 
+// scanOK reports whether the scan guard g lets its branch try at pos: the
+// longest run of its run set from pos is followed by a byte of its next
+// set. The run's end is remembered, so that a guard met at every byte of a
+// run (a branch in a loop) costs linear time, not quadratic.
+func (m *machine) scanOK(g int32, pos int32) bool {
+	sg := m.prog.scans[g]
+	c := &m.scanEnds[g]
+	end := c.end
+	if c.gen != m.gen || pos < c.start || pos > c.end {
+		set := &m.prog.sets[sg.run]
+		end = pos
+		for end < int32(len(m.input)) && set.has(m.input[end]) {
+			end++
+		}
+		*c = scanEnd{gen: m.gen, start: pos, end: end}
+	}
+	return end < int32(len(m.input)) && m.prog.sets[sg.next].has(m.input[end])
+}
+
 func (m *machine) inTree(rule int32) bool {
 	return m.prog.inTree[rule]
 }
@@ -412,18 +482,15 @@ func matchLit(s string, l *literal) bool {
 
 // tree builds the derivation tree from the event log of a successful run.
 func (m *machine) tree(g *Grammar) *Tree {
-	opens := 0
-	for _, e := range m.events {
-		if e.rule >= 0 {
-			opens++
-		}
-	}
-	t := &Tree{Input: m.input, Nodes: make([]Node, 0, opens)}
-	stack := make([]int32, 0, 16)
+	// The log of a successful run is balanced: one close per open.
+	t := &Tree{Input: m.input, Nodes: make([]Node, 0, len(m.events)/2)}
+	ids := m.prog.ids
+	var buf [32]int32
+	stack := buf[:0]
 	for _, e := range m.events {
 		if e.rule >= 0 {
 			stack = append(stack, int32(len(t.Nodes)))
-			t.Nodes = append(t.Nodes, Node{ID: g.Rules[e.rule].ID, Start: e.pos})
+			t.Nodes = append(t.Nodes, Node{ID: ids[e.rule], Start: e.pos})
 			continue
 		}
 		i := stack[len(stack)-1]

@@ -25,6 +25,11 @@ func machineMatch(r *Rule, input string) (tree *Tree, serr *SyntaxError, gaveUp 
 	}
 	m.reset(p, input, true)
 	m.run(p.root[r.index])
+	if m.steps > m.budget {
+		// The recording run tries the branches the first run's guards
+		// skipped, and ran out of steps.
+		return nil, nil, true
+	}
 	return nil, m.syntaxError(r, false), false
 }
 

@@ -77,6 +77,10 @@ var transcriptionAdditions = []transcriptionAddition{
 		"midaddress refers to RFC 822's addr-spec; a minimal stand-in, 1*xalpha \"@\" host, like the XBNF's article"},
 	{"xbnf", "content_identifier", "RFC 2111 §2",
 		"cidaddress refers to a MIME Content-ID; RFC 2111 writes it as a URL-encoded addr-spec"},
+	{"xbnf", "fragmentaddress", "RFC 1630",
+		"the XBNF defines fragmentid and nothing that uses it; RFC 1630's fragmentaddress = uri [ # fragmentid ] is the start rule of a URL with a fragment under --grammar xbnf"},
+	{"xbnf", "httpsaddress", "RFC 2818 §2.4",
+		"https URLs have the http syntax (RFC 2818 §2.4); --grammar xbnf starts https URLs here"},
 }
 
 // seed004LastRule is where seed 004 is cut off: it has RFC 1738 §5 only up to

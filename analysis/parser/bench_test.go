@@ -45,3 +45,15 @@ func BenchmarkMatcher(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkRFC3986 is the RFC 3986 profile (ProfileRFC3986.Parse: the
+// general matcher over RFC 3986 Appendix A) on the same URLs: what every URL
+// costs under --grammar rfc3986, to compare with BenchmarkParse.
+func BenchmarkRFC3986(b *testing.B) {
+	urls := benchURLs(b)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		_, _ = RFC3986.Parse(urls[i%len(urls)], true)
+	}
+}

@@ -39,15 +39,12 @@ func ParseUser(input string, start *grammar.Rule) (grammar.Tree, error) {
 	return referenceWith(input, start, ruleFragment3986)
 }
 
-// ParseWith parses a URL as Parse does (ParseReference when relative is
-// set: a relative reference is a URL in a link), except that a URL whose
-// scheme schemes gives a user's grammar parses by it (ParseUser).
-func ParseWith(input string, relative bool, schemes map[string]*grammar.Rule) (grammar.Tree, error) {
+// ParseWith parses a URL as p.Parse does (relative set: a relative
+// reference is a URL in a link), except that a URL whose scheme schemes
+// gives a user's grammar parses by it (ParseUser), under every profile.
+func (p Profile) ParseWith(input string, relative bool, schemes map[string]*grammar.Rule) (grammar.Tree, error) {
 	if start := UserRule(schemes, input); start != nil {
 		return ParseUser(input, start)
 	}
-	if relative {
-		return ParseReference(input)
-	}
-	return Parse(input)
+	return p.Parse(input, relative)
 }

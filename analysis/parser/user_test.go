@@ -64,7 +64,7 @@ func TestParseUser(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.input, func(t *testing.T) {
-			tree, err := ParseWith(tc.input, tc.relative, schemes)
+			tree, err := RFC1738.ParseWith(tc.input, tc.relative, schemes)
 			if tc.errOffset < 0 {
 				if err != nil {
 					t.Fatal(err)

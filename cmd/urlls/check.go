@@ -16,6 +16,7 @@ import (
 
 	"github.com/urlls/urlls/analysis/checks"
 	"github.com/urlls/urlls/analysis/config"
+	"github.com/urlls/urlls/analysis/parser"
 	"github.com/urlls/urlls/analysis/scan"
 	"github.com/urlls/urlls/lsp/fileio"
 )
@@ -27,6 +28,7 @@ const stdinName = "<stdin>"
 // which files to check, and how to read them.
 type selectFlags struct {
 	strict  bool
+	grammar grammarFlag
 	lang    string
 	config  string
 	include patternList
@@ -42,11 +44,26 @@ const defaultMaxSize = 64 << 20
 
 func (f *selectFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.strict, "strict", false, "make every RFC 1738 violation an error")
+	fs.Var(&f.grammar, "grammar", "check URLs by `GRAMMAR`: "+strings.Join(parser.ProfileNames(), ", ")+" (default: the configuration's \"grammar\", else rfc1738)")
 	fs.StringVar(&f.lang, "lang", "", "the language of every file (markdown, html, plaintext or an LSP language id); by default the file extension decides")
 	fs.StringVar(&f.config, "config", "", "use this configuration `file` instead of the "+config.FileName+" files found upward from each file")
 	fs.Var(&f.include, "include", "also check the files matching this `glob` (gitignore syntax, relative to the current directory) in directory walks, which check only documents by default; repeatable")
 	f.maxSize = defaultMaxSize
 	fs.Var(&f.maxSize, "max-size", "do not check a file larger than `SIZE` (bytes, or with K, M or G: 16M, 1G)")
+}
+
+// grammarFlag is the --grammar of check and report: a name of
+// parser.ProfileNames, overriding the configuration's "grammar".
+type grammarFlag string
+
+func (g *grammarFlag) String() string { return string(*g) }
+
+func (g *grammarFlag) Set(v string) error {
+	if _, ok := parser.ProfileNamed(v); !ok || v == "" {
+		return fmt.Errorf("unknown grammar %q (known: %s)", v, strings.Join(parser.ProfileNames(), ", "))
+	}
+	*g = grammarFlag(v)
+	return nil
 }
 
 // sizeFlag is a size in bytes, given as 4096, 16K, 64M or 1GiB.
@@ -544,6 +561,9 @@ func (c *checker) checkFile(t target, stdin io.Reader) fileResult {
 	if c.flags.strict {
 		cfg.Strict = true
 	}
+	if c.flags.grammar != "" {
+		cfg.Grammar = string(c.flags.grammar)
+	}
 	r.cfg = cfg
 	lang := languageOf(t.path, c.flags.lang, cfg)
 	if lang == "" {
@@ -552,7 +572,7 @@ func (c *checker) checkFile(t target, stdin io.Reader) fileResult {
 	cands := scan.Scan(r.doc, lang)
 	r.urls = len(cands)
 	opts := cfg.CheckOptions()
-	r.findings = cfg.Apply(r.doc, lang, checks.CheckCandidatesWith(r.doc, cands, opts))
+	r.findings = cfg.Apply(r.doc, lang, opts.CheckCandidates(r.doc, cands))
 	if c.fix && len(r.findings) > 0 {
 		fixed, n := applyPreferredFixes(r.doc, r.findings)
 		if n > 0 && !bytes.Equal(fixed, r.doc) {
@@ -561,7 +581,7 @@ func (c *checker) checkFile(t target, stdin io.Reader) fileResult {
 				return r
 			}
 			r.doc = fixed
-			r.findings = cfg.Apply(fixed, lang, checks.CheckDocumentWith(fixed, lang, opts))
+			r.findings = cfg.Apply(fixed, lang, opts.CheckDocument(fixed, lang))
 		}
 	}
 	return r

@@ -110,12 +110,17 @@ func TestCheckText(t *testing.T) {
 
 func TestCheckExitCodes(t *testing.T) {
 	dir := writeFiles(t, map[string]string{
-		"clean.md":        "http://example.org/\n",
-		"warn.md":         "ftp://user:hunter2@files.corp.internal/\n",
-		"tilde.md":        "http://example.org/~x\n",
-		"error.md":        "http://example.org/%zz\n",
-		"bad/.urlls.json": "{\"strict\": 1}",
-		"bad/x.md":        "http://example.org/%zz\n",
+		"clean.md":               "http://example.org/\n",
+		"warn.md":                "ftp://user:hunter2@files.corp.internal/\n",
+		"tilde.md":               "http://example.org/~x\n",
+		"error.md":               "http://example.org/%zz\n",
+		"bad/.urlls.json":        "{\"strict\": 1}",
+		"bad/x.md":               "http://example.org/%zz\n",
+		"rfc3986.md":             "http://[::1]:/~x and http://u@example.org/?a/b#c?d and urn:isbn:0451450523\n",
+		"xbnf/.urlls.json":       "{\"grammar\": \"xbnf\"}",
+		"xbnf/x.md":              "http://example.org/~x\n",
+		"badgrammar/.urlls.json": "{\n\"grammar\": \"rfc2396\"}",
+		"badgrammar/x.md":        "http://example.org/\n",
 	})
 	p := func(name string) string { return filepath.Join(dir, name) }
 	tests := []struct {
@@ -130,6 +135,13 @@ func TestCheckExitCodes(t *testing.T) {
 		{"information only", []string{p("tilde.md")}, 0, "", func(s string) bool { return strings.Contains(s, "information: ") }},
 		{"strict makes RFC 1738 violations errors", []string{"--strict", p("tilde.md")}, 1, "", func(s string) bool { return strings.Contains(s, "error: ") }},
 		{"errors", []string{p("error.md")}, 1, "", nil},
+		{"rfc1738 reports what RFC 3986 allows", []string{p("rfc3986.md")}, 0, "", func(s string) bool { return strings.Contains(s, "[rfc1738-unsafe]") }},
+		{"--grammar rfc3986: no grammar finding for what RFC 3986 accepts", []string{"--grammar", "rfc3986", p("rfc3986.md")}, 0, "", func(s string) bool { return s == "" }},
+		{"--grammar rfc3986 rejects what RFC 3986 rejects", []string{"--grammar", "rfc3986", p("error.md")}, 1, "", nil},
+		{"grammar xbnf from the configuration", []string{p("xbnf/x.md")}, 1, "", func(s string) bool { return strings.Contains(s, "the W3C XBNF allows none") }},
+		{"--grammar overrides the configuration", []string{"--grammar", "rfc3986", p("xbnf/x.md")}, 0, "", func(s string) bool { return s == "" }},
+		{"unknown grammar in the configuration", []string{p("badgrammar/x.md")}, 2, `.urlls.json:2:1: unknown grammar "rfc2396"`, nil},
+		{"unknown --grammar", []string{"--grammar", "rfc2396", p("clean.md")}, 2, `unknown grammar "rfc2396" (known: rfc1738, rfc3986, xbnf)`, nil},
 		{"missing file, others still checked", []string{p("nope.md"), p("error.md")}, 2, "nope.md: no such file or directory", func(s string) bool { return strings.Contains(s, "error.md") }},
 		{"bad configuration is located", []string{p("bad/x.md"), p("clean.md")}, 2, `.urlls.json:1:2: "strict" must be true or false`, nil},
 		{"no files", nil, 2, "urlls: check: no files given", nil},

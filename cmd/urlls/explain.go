@@ -64,7 +64,7 @@ func runExplain(e *env, cmd *command, args []string) int {
 		// by default, RFC 1808 relativeURL for a reference without a
 		// scheme (RFC 1738 has no relative form).
 		relative := *grammarName == "" && parser.Scheme(input) == ""
-		parse = func(s string) (grammar.Tree, error) { return parser.ParseWith(s, relative, schemes) }
+		parse = func(s string) (grammar.Tree, error) { return parser.RFC1738.ParseWith(s, relative, schemes) }
 	} else {
 		rule, code, ok := e.explainRule(cmd, fs, *grammarName, *ruleName)
 		if !ok {

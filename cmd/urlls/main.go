@@ -4,8 +4,8 @@
 // and leaves every decision about URLs to analysis/.
 //
 //	urlls [serve] [--stdio] [--log-file FILE] [--log-level LEVEL]
-//	urlls check [--format text|json|sarif|github] [--strict] [--lang LANG] [--config FILE] [--include GLOB]... [--max-size SIZE] [--fix] [--min-severity SEVERITY] [--quiet] [--color WHEN] PATH... | -
-//	urlls report [--sample N] [--severity error,warning] [--strict] [--lang LANG] [--config FILE] [--include GLOB]... [--max-size SIZE] [--quiet] [--color WHEN] PATH... | -
+//	urlls check [--format text|json|sarif|github] [--strict] [--grammar rfc1738|rfc3986|xbnf] [--lang LANG] [--config FILE] [--include GLOB]... [--max-size SIZE] [--fix] [--min-severity SEVERITY] [--quiet] [--color WHEN] PATH... | -
+//	urlls report [--sample N] [--severity error,warning] [--strict] [--grammar rfc1738|rfc3986|xbnf] [--lang LANG] [--config FILE] [--include GLOB]... [--max-size SIZE] [--quiet] [--color WHEN] PATH... | -
 //	urlls explain [--grammar NAME] [--rule NAME] [--json] URL
 //	urlls resolve BASE REF
 //	urlls grammar [NAME]
@@ -66,7 +66,7 @@ func init() {
 	commands = []*command{
 		{
 			name:    "check",
-			args:    "[--format text|json|sarif|github] [--strict] [--lang LANG] [--config FILE] [--include GLOB]... [--max-size SIZE] [--fix] [--min-severity SEVERITY] [--quiet] [--color WHEN] PATH... | -",
+			args:    "[--format text|json|sarif|github] [--strict] [--grammar rfc1738|rfc3986|xbnf] [--lang LANG] [--config FILE] [--include GLOB]... [--max-size SIZE] [--fix] [--min-severity SEVERITY] [--quiet] [--color WHEN] PATH... | -",
 			summary: "report the URL problems of files, directories or standard input",
 			doc: `Check finds the URLs of each file (Markdown, HTML, plain text, comments and
 strings of code; --lang or the file extension decides) and reports every
@@ -109,7 +109,7 @@ still checked).`,
 		},
 		{
 			name:    "report",
-			args:    "[--sample N] [--severity error,warning] [--strict] [--lang LANG] [--config FILE] [--include GLOB]... [--max-size SIZE] [--quiet] [--color WHEN] PATH... | -",
+			args:    "[--sample N] [--severity error,warning] [--strict] [--grammar rfc1738|rfc3986|xbnf] [--lang LANG] [--config FILE] [--include GLOB]... [--max-size SIZE] [--quiet] [--color WHEN] PATH... | -",
 			summary: "count the findings of a corpus by code, with samples to judge each code's precision",
 			doc: `Report checks files as check does (the same walk, configuration and flags)
 and prints what a person needs to judge whether the findings are real

@@ -1,15 +1,16 @@
 // The `urlls` section the server receives through workspace/configuration.
 //
-// The server takes the keys of .urlls.json — severity, strict, ignore,
-// languages, maxFindings — and rejects any other key with an error message, except the
-// client-side trace, server, enable and filetypes, which it drops. VS Code's
-// `urlls` section also holds activateOn, so the client never sends the
-// section as VS Code has it: it sends these five keys, and only those the
-// user set in some scope. A default left out keeps the .urlls.json value:
-// sending the default `ignore: []` would replace the file's patterns, and
-// the default `strict: false` would turn off a file's `"strict": true`.
+// The server takes the keys of .urlls.json — severity, strict, grammar,
+// ignore, languages, maxFindings — and rejects any other key with an error
+// message, except the client-side trace, server, enable and filetypes, which
+// it drops. VS Code's `urlls` section also holds activateOn, so the client
+// never sends the section as VS Code has it: it sends these six keys, and
+// only those the user set in some scope. A default left out keeps the
+// .urlls.json value: sending the default `ignore: []` would replace the
+// file's patterns, and the default `strict: false` would turn off a file's
+// `"strict": true`; `grammar` has no default, so that the file decides.
 
-export const SERVER_KEYS = ['severity', 'strict', 'ignore', 'languages', 'maxFindings'] as const;
+export const SERVER_KEYS = ['severity', 'strict', 'grammar', 'ignore', 'languages', 'maxFindings'] as const;
 export type ServerKey = (typeof SERVER_KEYS)[number];
 
 /** The part of vscode.WorkspaceConfiguration used here. */

@@ -1,6 +1,8 @@
 // Unit tests of the server lookup and of the section sent to the server
 // (node --test, after esbuild bundles them; see package.json "test").
 import { strict as assert } from 'node:assert';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { test } from 'node:test';
 
 import { bundledPath, expandSetting, FindOptions, findServer } from '../src/findServer';
@@ -86,11 +88,31 @@ test('the server gets only the keys it knows, and only those the user set', () =
   );
   assert.deepEqual(serverSection(cfg), { severity: { 'bad-escape': 'warning' } });
   const all = fakeConfig(
-    { severity: {}, strict: true, ignore: ['http://localhost*'], languages: { '.mdx': 'markdown' }, maxFindings: 0 },
-    ['severity', 'strict', 'ignore', 'languages', 'maxFindings'],
+    { severity: {}, strict: true, grammar: 'rfc3986', ignore: ['http://localhost*'], languages: { '.mdx': 'markdown' }, maxFindings: 0 },
+    ['severity', 'strict', 'grammar', 'ignore', 'languages', 'maxFindings'],
   );
-  assert.deepEqual(serverSection(all), { severity: {}, strict: true, ignore: ['http://localhost*'], languages: { '.mdx': 'markdown' }, maxFindings: 0 });
+  assert.deepEqual(serverSection(all), {
+    severity: {},
+    strict: true,
+    grammar: 'rfc3986',
+    ignore: ['http://localhost*'],
+    languages: { '.mdx': 'markdown' },
+    maxFindings: 0,
+  });
   assert.deepEqual(serverSection(fakeConfig({}, [])), {});
+});
+
+test('urlls.grammar is sent only when set, so that .urlls.json decides otherwise', () => {
+  assert.deepEqual(serverSection(fakeConfig({ grammar: undefined }, [])), {});
+  assert.deepEqual(serverSection(fakeConfig({ grammar: 'xbnf' }, ['grammar'])), { grammar: 'xbnf' });
+});
+
+test('package.json: urlls.grammar has no default and an enum with a description each, the names urlls knows', () => {
+  const pkg = JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8'));
+  const g = pkg.contributes.configuration.properties['urlls.grammar'];
+  assert.equal(g.default, undefined);
+  assert.deepEqual(g.enum, ['rfc1738', 'rfc3986', 'xbnf']);
+  assert.equal(g.enumDescriptions.length, g.enum.length);
 });
 
 test('the document selector languages: the built-in three and urlls.activateOn', () => {

@@ -78,7 +78,7 @@ local function object(t)
 end
 
 --- Returns the settings as the server takes them: the keys of .urlls.json
---- (severity, strict, ignore, languages). A table { urlls = {...} } (the
+--- (severity, strict, grammar, ignore, languages). A table { urlls = {...} } (the
 --- shape of nvim-lspconfig's and vim.lsp.config's `settings`) is unwrapped.
 function M.normalize_settings(settings)
   local s = vim.deepcopy(settings or {})
@@ -256,7 +256,7 @@ end
 --- `opts.filetypes`), now and from now on, attach() it. Options:
 ---   cmd          the server command, default { 'urlls' }
 ---   filetypes    filetypes added to markdown, html and text
----   settings     severity, strict, ignore, languages (as in .urlls.json)
+---   settings     severity, strict, grammar, ignore, languages (as in .urlls.json)
 ---   on_attach    function(client, bufnr)
 ---   capabilities client capabilities, merged into Neovim's
 ---   root_markers default { '.urlls.json', '.git' }
