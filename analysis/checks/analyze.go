@@ -936,7 +936,7 @@ func (a *analyzer) profileSyntax(rep []byte) {
 	if a.profile == parser.RFC3986 {
 		se = a.authorityFailure(string(rep), se)
 	}
-	o := refinedOffset(string(rep), se.Offset, se.Expected)
+	o := grammar.RefinedOffset(string(rep), se.Offset, se.Expected)
 	t0, t1, msg := a.describeFailure(string(rep), se, o)
 	a.stop = t0
 	a.add(finding{start: t0, end: t1, code: codeSyntax, msg: msg})
@@ -1010,7 +1010,7 @@ func (a *analyzer) rfc1738Syntax(rep []byte) {
 		return
 	}
 	rs := string(rep)
-	o := refinedOffset(rs, se.Offset, se.Expected)
+	o := grammar.RefinedOffset(rs, se.Offset, se.Expected)
 	t0, t1, msg := a.describeFailure(rs, se, o)
 	a.stop = t0
 	tree, mse := parseModern(rs, a.relative)
@@ -1033,7 +1033,7 @@ func (a *analyzer) rfc1738Syntax(rep []byte) {
 		mse = nil
 	}
 	if mse != nil {
-		mse.Offset = refinedOffset(rs, min(max(mse.Offset, 0), len(rs)), mse.Expected)
+		mse.Offset = grammar.RefinedOffset(rs, min(max(mse.Offset, 0), len(rs)), mse.Expected)
 	}
 	switch {
 	case tree != nil:
@@ -1240,7 +1240,7 @@ func dnsName(host string) bool {
 // production chain and what was expected there.
 func (a *analyzer) describeFailure(rep string, se *grammar.SyntaxError, o int) (t0, t1 int, msg string) {
 	expected := grammar.JoinExpected(se.Expected)
-	if rest, ok := literalRest(rep, o, se.Expected); ok {
+	if rest, ok := grammar.LiteralRest(rep, o, se.Expected); ok {
 		expected = rest
 	}
 	found := "end of input"
@@ -1269,49 +1269,6 @@ func (a *analyzer) describeFailure(rep string, se *grammar.SyntaxError, o int) (
 		where = "url"
 	}
 	return t0, t1, fmt.Sprintf("unexpected %s in %s: expected %s", found, where, expected)
-}
-
-// refinedOffset moves a failure at o where the only thing expected is a
-// literal (the "file://" and "http://" that start RFC 1738's productions) to
-// where the URL stops matching the literal: "file:PEM" goes wrong at "P",
-// not at "f".
-func refinedOffset(rep string, o int, exp []string) int {
-	lit, ok := onlyLiteral(exp)
-	if !ok {
-		return o
-	}
-	k := 0
-	for k < len(lit) && o+k < len(rep) && lower(rep[o+k]) == lower(lit[k]) {
-		k++
-	}
-	if k == len(lit) {
-		return o
-	}
-	return o + k
-}
-
-// literalRest returns what is still expected at o of a literal the parse
-// expected at an earlier offset (refinedOffset): "//" of "file://".
-func literalRest(rep string, o int, exp []string) (string, bool) {
-	lit, ok := onlyLiteral(exp)
-	if !ok {
-		return "", false
-	}
-	for k := 1; k < len(lit) && k <= o; k++ {
-		if strings.EqualFold(rep[o-k:o], lit[:k]) {
-			return strconv.Quote(lit[k:]), true
-		}
-	}
-	return "", false
-}
-
-// onlyLiteral returns the literal when exp expects exactly one.
-func onlyLiteral(exp []string) (string, bool) {
-	if len(exp) != 1 || len(exp[0]) < 3 || exp[0][0] != '"' {
-		return "", false
-	}
-	lit, err := strconv.Unquote(exp[0])
-	return lit, err == nil
 }
 
 func lower(b byte) byte {
