@@ -132,6 +132,7 @@ func TestPlainText(t *testing.T) {
 		{"quoted, white space ends", "plaintext", `"⟦http://a.com/b⟧ c"`, []w{{ctx: Quoted}}},
 		{"backquote ends", "plaintext", "`⟦http://a.com⟧`", []w{{}}},
 		{"scheme case", "plaintext", "⟦HTTP://GOOGLE.COM⟧ ⟦MAILTO:NAME@EXAMPLE.COM⟧", []w{{}, {}}},
+		{"IP literals are not AsciiDoc macros", "plaintext", "⟦http://[::1]:8080/x⟧\n⟦http://[v7.abc]/x⟧\n⟦http://[fe80::1%25eth0]/⟧\n⟦http://example.com/~a⟧\n", []w{{}, {}, {}, {}}},
 		{"all known schemes", "plaintext",
 			"⟦ftp://a.b/c⟧ ⟦file:///etc/x⟧ ⟦gopher://g.h/1⟧ ⟦news:comp.infosystems.www⟧ ⟦nntp://n.o/g/1⟧ " +
 				"⟦telnet://t.u⟧ ⟦wais://w.x/db⟧ ⟦prospero://p.q/r⟧ ⟦https://s.t⟧", []w{{}, {}, {}, {}, {}, {}, {}, {}, {}}},
