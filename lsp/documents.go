@@ -12,8 +12,8 @@ import (
 	"go.lsp.dev/protocol"
 	"go.uber.org/zap"
 
-	"github.com/urlls/urlls/analysis/config"
 	"github.com/urlls/urlls/analysis/checks"
+	"github.com/urlls/urlls/analysis/config"
 	"github.com/urlls/urlls/analysis/scan"
 )
 
