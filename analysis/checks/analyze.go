@@ -1013,7 +1013,7 @@ func (a *analyzer) rfc1738Syntax(rep []byte) {
 	o := grammar.RefinedOffset(rs, se.Offset, se.Expected)
 	t0, t1, msg := a.describeFailure(rs, se, o)
 	a.stop = t0
-	tree, mse := parseModern(rs, a.relative)
+	tree, mse := a.parseModernAround(rs)
 	if tree != nil {
 		// What RFC 3986 says the byte is names the form only RFC 1738
 		// forbids; any other form is judged by the scheme's own rules too.
@@ -1082,6 +1082,41 @@ func parseModern(rep string, relative bool) (*grammar.Tree, *grammar.SyntaxError
 		return nil, nil
 	}
 	return tree, nil
+}
+
+// maxPlaceholderRetries bounds the parses parseModernAround spends on
+// placeholders, so that a URL made of many stays linear.
+const maxPlaceholderRetries = 4
+
+// parseModernAround is parseModern for the syntax phase's text, whose
+// placeholders hold letter stand-ins: when RFC 3986 fails inside one, the
+// placeholder is tried again as digits, as the first stand-in that RFC 1738
+// rejected was ("http://user:pass@host:port": a port is digits), at most
+// maxPlaceholderRetries times.
+func (a *analyzer) parseModernAround(rep string) (*grammar.Tree, *grammar.SyntaxError) {
+	tree, mse := parseModern(rep, a.relative)
+	var b []byte
+	for range maxPlaceholderRetries {
+		if tree != nil || mse == nil {
+			break
+		}
+		o := mse.Offset
+		if !a.isMasked(o) || rep[o] == standInBytes[1] {
+			break
+		}
+		if b == nil {
+			b = []byte(rep)
+		}
+		for i := o; a.isMasked(i) && i < len(b); i++ {
+			b[i] = standInBytes[1]
+		}
+		for i := o - 1; a.isMasked(i); i-- {
+			b[i] = standInBytes[1]
+		}
+		rep = string(b)
+		tree, mse = parseModern(rep, a.relative)
+	}
+	return tree, mse
 }
 
 // modernSchemeRules reports whether rep, which RFC 3986 accepts with tree

@@ -195,6 +195,9 @@ func TestCodes(t *testing.T) {
 		{name: "rfc1738/userinfo-password", url: "https://user:hunter2@x.com/", want: []got{
 			{codeRFC1738Unsafe, 8, "user:hunter2@", `userinfo "user:hunter2@" in an https url: RFC 1738 §3.3 has none (RFC 3986 allows and deprecates it)`, ""},
 			{codeCredentials, 13, "hunter2", "password in the url: whoever sees the url can read it", ""}}},
+		// "host:port" is a placeholder; as digits, RFC 3986 names the userinfo.
+		{name: "rfc1738/userinfo-placeholder-port", url: "http://user:pass@host:port", want: []got{
+			{codeRFC1738Unsafe, 7, "user:pass@", `userinfo "user:pass@" in an http url: RFC 1738 §3.3 has none (RFC 3986 allows and deprecates it)`, ""}}},
 		{name: "credentials/placeholder-word", url: "https://user:password@x.com/", want: []got{
 			{codeRFC1738Unsafe, 8, "user:password@", `userinfo "user:password@" in an https url: RFC 1738 §3.3 has none (RFC 3986 allows and deprecates it)`, ""}}},
 		{name: "credentials/placeholder", url: "ftp://user:<password>@x.com/", want: nil},
