@@ -6,15 +6,16 @@ import (
 	"unicode/utf8"
 )
 
-// scanner holds the state of one Scan or Suppressions call.
+// scanner holds the state of one Scan call.
 type scanner struct {
 	doc   []byte
 	cands []Candidate
 
-	// comments are collected for Suppressions.
+	// comments are the comments that may hold a suppression directive,
+	// collected when wantComments is set (in plain text, textComments
+	// finds them instead).
 	wantComments bool
 	comments     []comment
-	quiet        bool // find comments only: emit nothing
 
 	decs  []unit // scratch for bareURL
 	attrs []attr // scratch for parseTag
@@ -37,9 +38,16 @@ type comment struct {
 	start, end, bodyStart, bodyEnd int
 }
 
+// comment records the comment doc[start:end], whose body is
+// doc[bodyStart:bodyEnd], if it may hold a directive: one whose first word
+// starts with "urlls-" (see directive). The others are not kept.
 func (sc *scanner) comment(start, end, bodyStart, bodyEnd int) {
-	if sc.wantComments && bodyStart <= bodyEnd {
-		sc.comments = append(sc.comments, comment{start, end, bodyStart, bodyEnd})
+	if !sc.wantComments || bodyStart > bodyEnd {
+		return
+	}
+	c := comment{start, end, bodyStart, bodyEnd}
+	if p := directiveStart(sc.doc, c); hasPrefix(sc.doc[p:bodyEnd], directivePrefix) {
+		sc.comments = append(sc.comments, c)
 	}
 }
 
@@ -183,7 +191,7 @@ func (it *iter) next() (unit, bool) {
 // emit records q as a candidate. Offsets is left nil when the text is the
 // document's bytes, unchanged.
 func (sc *scanner) emit(q seq, ctx Context, rel bool) {
-	if q.start >= q.end || sc.quiet {
+	if q.start >= q.end {
 		return
 	}
 	doc := sc.doc
