@@ -252,28 +252,41 @@ type bareOpts struct {
 // a known scheme followed by what its syntax needs ("mailto:a@b.c",
 // "urn:isbn:…", "file:/x"), or a typo of a common one ("https//host",
 // "http::host.example"). bareURL decides where the URL ends.
+//
+// Every such word ends at a ":" or "/", so the scan jumps from one to the
+// next (bytes.IndexByte, each remembered until it is passed) and reads the
+// word back from there: its scheme characters, from the first letter after
+// the last byte that is not one, or after the end of the previous URL.
+// That is the word a reader going forward from the previous URL takes
+// (bareWords in the tests, against which this is fuzzed).
 func (sc *scanner) scanBare(a, b int, o bareOpts) {
 	doc := sc.doc
-	i := a
-	for i < b {
-		c := doc[i]
-		if !isAlpha(c) {
-			i++
-			continue
+	colon, slash := a-1, a-1 // the next ":" and "/" at or after i (b for none), once searched
+	for i := a; i < b; {
+		if colon < i {
+			colon = nextByte(doc, i, b, ':')
 		}
-		j := i + 1
-		for j < b && isSchemeChar(doc[j]) {
-			j++
+		if slash < i {
+			slash = nextByte(doc, i, b, '/')
 		}
-		if j >= b || doc[j] != ':' && doc[j] != '/' || !schemeBoundary(doc, i) {
-			i = j
-			continue
+		j := min(colon, slash)
+		if j >= b {
+			return
 		}
-		if end, ok := sc.bareAt(i, j, b, o); ok {
-			i = end
-		} else {
-			i = j
+		s := j
+		for s > i && isSchemeChar(doc[s-1]) {
+			s--
 		}
+		for s < j && !isAlpha(doc[s]) {
+			s++
+		}
+		if s < j && schemeBoundary(doc, s) {
+			if end, ok := sc.bareAt(s, j, b, o); ok {
+				i = end
+				continue
+			}
+		}
+		i = j + 1
 	}
 }
 

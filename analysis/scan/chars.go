@@ -136,3 +136,51 @@ func hasPrefixFold(b []byte, p string) bool {
 }
 
 func equalFold(b []byte, s string) bool { return len(b) == len(s) && hasPrefixFold(b, s) }
+
+// nextByte returns the offset of the first c in doc[from:lim], or lim.
+func nextByte(doc []byte, from, lim int, c byte) int {
+	if k := indexByte(doc[from:lim], c); k >= 0 {
+		return from + k
+	}
+	return lim
+}
+
+// byteSet is a set of bytes to search for: index reads eight bytes a step,
+// with one branch for the eight (a table lookup each), so that a scanner
+// jumps over the bytes that cannot start anything it looks for.
+type byteSet [256]uint8
+
+// newByteSet returns the set of the bytes of s.
+func newByteSet(s string) *byteSet {
+	var t byteSet
+	for i := 0; i < len(s); i++ {
+		t[s[i]] = 1
+	}
+	return &t
+}
+
+// index returns the offset of the first byte of b in the set, or -1.
+func (t *byteSet) index(b []byte) int {
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		w := b[i : i+8 : i+8]
+		if t[w[0]]|t[w[1]]|t[w[2]]|t[w[3]]|t[w[4]]|t[w[5]]|t[w[6]]|t[w[7]] != 0 {
+			break
+		}
+	}
+	for ; i < len(b); i++ {
+		if t[b[i]] != 0 {
+			return i
+		}
+	}
+	return -1
+}
+
+// next returns the offset of the first byte of the set in doc[from:lim],
+// or lim.
+func (t *byteSet) next(doc []byte, from, lim int) int {
+	if k := t.index(doc[from:lim]); k >= 0 {
+		return from + k
+	}
+	return lim
+}

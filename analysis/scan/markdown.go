@@ -40,7 +40,8 @@ type md struct {
 	skips, noBare []span
 	stack         []opener
 	lastBracket   int // the last "[" or "]" of the inline region seen
-	runs          map[int][]int
+	runs          map[int][]int // the backtick strings of the inline region by length, once runsIndexed
+	runsIndexed   bool
 	lines         []span  // the lines of the inline region being scanned, if a paragraph's
 	region        span    // the inline region being scanned
 	breaks        []int   // its line breaks, once lineEndAt needs them
@@ -135,6 +136,10 @@ type opener struct {
 // match "SS").
 func (sc *scanner) scanMarkdown(a, b int) {
 	m := &md{sc: sc, doc: sc.doc}
+	// About one inline region and two of its lines every 128 bytes of
+	// real documents: room for them at once, not by doubling.
+	m.regions = make([]region, 0, (b-a)/128+16)
+	m.rlines = make([]span, 0, (b-a)/64+16)
 	for ls := a; ls < b; {
 		ls = m.line(ls, b)
 	}
@@ -191,9 +196,10 @@ func (m *md) para(q, le int) {
 // lineEnd returns the end of the line at ls (before its line break) and the
 // start of the next one.
 func lineEnd(doc []byte, ls, b int) (le, next int) {
-	le = ls
-	for le < b && doc[le] != '\n' && doc[le] != '\r' {
-		le++
+	// Jump to the "\n"; a lone "\r" before it ends the line first.
+	le = nextByte(doc, ls, b, '\n')
+	if k := indexByte(doc[ls:le], '\r'); k >= 0 {
+		le = ls + k
 	}
 	next = le
 	if next < b {
@@ -990,6 +996,18 @@ func (m *md) refDef(ls []span) int {
 // folded, white space trimmed and collapsed to one space. The case folding
 // is Go's simple one (upper, then lower case), not Unicode's full folding
 // ("ẞ" does not match "SS").
+// hasLabel reports whether the label b is defined, without building its
+// normal form when b is in it already (the common case: lower-case ASCII
+// words with single spaces between them).
+func (m *md) hasLabel(b []byte) bool {
+	for i, c := range b {
+		if c >= 0x80 || 'A' <= c && c <= 'Z' || c < ' ' || c == ' ' && (i == 0 || i == len(b)-1 || b[i-1] == ' ') {
+			return m.labels[normLabel(b)]
+		}
+	}
+	return m.labels[string(b)]
+}
+
 func normLabel(b []byte) string {
 	return strings.ToLower(strings.ToUpper(strings.Join(strings.Fields(string(b)), " ")))
 }
@@ -1273,13 +1291,9 @@ func FileNameEnd(s string) bool {
 	return letter
 }
 
-// mdSpecial are the bytes that may start inline structure.
-var mdSpecial = func() (t [256]bool) {
-	for _, c := range "\\`<![]" {
-		t[c] = true
-	}
-	return t
-}()
+// mdSpecial are the bytes that may start inline structure: the inline
+// scan jumps from one to the next.
+var mdSpecial = newByteSet("\\`<![]")
 
 // inline scans the inline region doc[a:b] (a paragraph, heading or table
 // cell) in two passes: first the structure CommonMark gives precedence over
@@ -1288,18 +1302,16 @@ var mdSpecial = func() (t [256]bool) {
 // bare URLs in the text between.
 func (m *md) inline(a, b int) {
 	sc, doc := m.sc, m.doc
-	m.skips, m.noBare, m.stack, m.runs = m.skips[:0], m.noBare[:0], m.stack[:0], nil
+	m.skips, m.noBare, m.stack, m.runsIndexed = m.skips[:0], m.noBare[:0], m.stack[:0], false
 	m.region, m.breaks, m.lastBracket = span{a, b}, nil, -1
 	defer func() { m.region = span{} }()
 	watermark := 0 // openers below it are inactive (inside a link)
 	aOpen := -1    // the start of an open inline <a> element
-	for i := a; i < b; {
-		c := doc[i]
-		if !mdSpecial[c] {
-			i++
-			continue
+	for i := a; ; {
+		if i = mdSpecial.next(doc, i, b); i >= b {
+			break
 		}
-		switch c {
+		switch doc[i] {
 		case '\\':
 			if i+1 < b && isASCIIPunct(doc[i+1]) {
 				i += 2
@@ -1472,7 +1484,7 @@ func (m *md) refLink(ts, i, b int) (int, bool) {
 			if k > i+2 {
 				// Full: the label decides; a label that is not defined is
 				// no link, and not a shortcut either.
-				return k + 1, m.labels[normLabel(doc[i+2:k])]
+				return k + 1, m.hasLabel(doc[i+2 : k])
 			}
 			if m.textLabel(ts, i) {
 				return k + 1, true // collapsed
@@ -1489,7 +1501,7 @@ func (m *md) refLink(ts, i, b int) (int, bool) {
 // textLabel reports whether the link text doc[ts:i] is a defined label:
 // at most 999 characters, no brackets in it (but escaped ones).
 func (m *md) textLabel(ts, i int) bool {
-	return m.lastBracket < ts && i-ts <= 999 && strings.TrimSpace(string(m.doc[ts:i])) != "" && m.labels[normLabel(m.doc[ts:i])]
+	return m.lastBracket < ts && i-ts <= 999 && len(bytes.TrimSpace(m.doc[ts:i])) > 0 && m.hasLabel(m.doc[ts:i])
 }
 
 // linkTail parses an inline link's "(destination "title")" at doc[p] ==
@@ -1606,12 +1618,17 @@ func (m *md) nextLineStart(e int) int {
 // indexed once by length, so that finding a closer never rescans.
 func (m *md) codeSpanEnd(a, b, i, n int) int {
 	doc := m.doc
-	if m.runs == nil {
-		m.runs = map[int][]int{}
-		for k := a; k < b; {
-			if doc[k] != '`' {
-				k++
-				continue
+	if !m.runsIndexed {
+		m.runsIndexed = true
+		if m.runs == nil {
+			m.runs = map[int][]int{}
+		}
+		for n, list := range m.runs {
+			m.runs[n] = list[:0] // reused from the region before
+		}
+		for k := a; ; {
+			if k = nextByte(doc, k, b, '`'); k >= b {
+				break
 			}
 			s := k
 			for k < b && doc[k] == '`' {
