@@ -39,7 +39,7 @@ type md struct {
 	// inline scratch
 	skips, noBare []span
 	stack         []opener
-	lastBracket   int // the last "[" or "]" of the inline region seen
+	lastBracket   int           // the last "[" or "]" of the inline region seen
 	runs          map[int][]int // the backtick strings of the inline region by length, once runsIndexed
 	runsIndexed   bool
 	lines         []span  // the lines of the inline region being scanned, if a paragraph's
