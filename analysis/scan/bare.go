@@ -343,6 +343,10 @@ func (sc *scanner) bareURL(s, colon, lim int, o bareOpts, quote rune) (seq, bool
 	lastDec := func(at int) bool { return len(decs) > 0 && decs[len(decs)-1].end == at }
 scan:
 	for i < lim {
+		if plainURLByte[doc[i]] {
+			i++ // decodes to itself, and neither ends the URL nor opens anything
+			continue
+		}
 		u := decodeAt(doc, i, lim, o.mode)
 		r := u.r
 		if !u.dec && !o.code && (r == '{' || r == '<') {
@@ -434,6 +438,19 @@ trim:
 	}
 	return q, false
 }
+
+// plainURLByte are the ASCII bytes that bareURL takes as they are in every
+// context: no decoding starts at them (only "&" and "\\" do), they end no
+// URL, open no bracket, quote or template, and are no printf verb's "%".
+var plainURLByte = func() (t [256]bool) {
+	for c := '0'; c <= 'z'; c++ {
+		t[c] = isAlnum(byte(c))
+	}
+	for _, c := range "/.-_~=?#:+,;!*@$" {
+		t[c] = true
+	}
+	return t
+}()
 
 func bracket(r rune) int {
 	switch r {

@@ -358,13 +358,21 @@ func decodeFor(st strStyle, raw bool) decodeMode {
 
 func hasPrefix(b []byte, p string) bool { return len(b) >= len(p) && string(b[:len(p)]) == p }
 
+// stringStops are the bytes where a string literal may end or escape: the
+// first bytes of every closing delimiter (a quote), the backslash and the
+// line breaks. stringEnd jumps from one to the next.
+var stringStops = newByteSet("\\\n\r\"'`")
+
 // stringEnd finds the end of a string literal whose text starts at cs and
 // which close closes. It returns the end of the text and of the literal; an
 // unclosed literal ends at the end of its line (or of the input, if it may
 // span lines).
 func (sc *scanner) stringEnd(cs, b int, close string, st strStyle) (ce, end int) {
 	doc := sc.doc
-	for j := cs; j < b; {
+	for j := cs; ; {
+		if j = stringStops.next(doc, j, b); j >= b {
+			break
+		}
 		c := doc[j]
 		switch {
 		case c == '\\' && st.esc:

@@ -107,3 +107,99 @@ func FuzzByteSetIndex(f *testing.F) {
 		}
 	})
 }
+
+// inlineStepwise is AsciiDoc's inline scan as it was before it jumped
+// (byte at a time), kept as the reference the jump is tested against.
+func (d *adoc) inlineStepwise(a, b int) {
+	sc, doc := d.sc, d.doc
+	// Backslash escapes ("\\..." keeps "..." from becoming an ellipsis)
+	// and character references are decoded, as in Markdown.
+	o := bareOpts{mode: decMarkdown, brackets: true, pipe: d.table}
+	word := func(i int) bool { // a word starts at doc[i]
+		return i == a || !(isWordByte(doc[i-1]) || doc[i-1] == '\\')
+	}
+	for i := a; i < b; {
+		c := doc[i]
+		switch {
+		case c == '\\':
+			// An escaped URL, macro or attribute reference is text.
+			k := i + 1
+			if k < b && (isAlpha(doc[k]) || doc[k] == '{') {
+				for k < b && !isSpace(doc[k]) {
+					k++
+				}
+			}
+			i = max(k, i+1)
+			continue
+		case c == '+' && word(i):
+			if end := d.passthrough(i, b); end > 0 {
+				i = end
+				continue
+			}
+		case c == '`' && i+1 < b && doc[i+1] == '+':
+			if k := sc.nextIndex("adoc+`", i+2, b, "+`"); k >= 0 {
+				i = k + 2
+				continue
+			}
+		case c == '$' && i+1 < b && doc[i+1] == '$':
+			if k := sc.nextIndex("adoc$$", i+2, b, "$$"); k >= 0 {
+				i = k + 2
+				continue
+			}
+		case c == '<' && i+1 < b && doc[i+1] == '<':
+			if k := indexString(doc[i+2:min(b, i+256)], ">>"); k >= 0 {
+				i = i + 2 + k + 2
+				continue
+			}
+		case c == '{' && word(i):
+			if k := attrRef(doc, i, b); k > 0 {
+				// "{url-repo}/issues[text]": skipped with its text.
+				for k < b && !isSpace(doc[k]) && doc[k] != '[' {
+					k++
+				}
+				i = d.linkText(k, b)
+				continue
+			}
+		case isAlpha(c) && word(i) && schemeBoundary(doc, i):
+			j := i + 1
+			for j < b && isSchemeChar(doc[j]) {
+				j++
+			}
+			if end, ok := d.macro(i, j, b, o); ok {
+				i = end
+				continue
+			}
+			if end, ok := sc.bareAt(i, j, b, o); ok {
+				i = d.linkText(end, b)
+				continue
+			}
+			i = j
+			continue
+		}
+		i++
+	}
+}
+
+// FuzzAsciiDocInlineJump: AsciiDoc's inline scan, which jumps between its
+// special bytes, finds what the byte-at-a-time one finds, in any region.
+func FuzzAsciiDocInlineJump(f *testing.F) {
+	for _, s := range []string{
+		"see https://a.org[text] and link:b.html[x] mailto:a@b.c[m] image:i.png[]",
+		"a-+b+ +pass http://x+ ab+cd://e `+http://y+` $$http://z$$ <<ref,http://w>> {url}/x[t]",
+		"_a-http://x \\https://esc.org x_http://y 1http://z |http://c.org/x|y",
+	} {
+		f.Add([]byte(s), uint8(0), uint8(255), false)
+	}
+	f.Fuzz(func(t *testing.T, doc []byte, from, to uint8, table bool) {
+		a, b := int(from)%(len(doc)+1), int(to)%(len(doc)+1)
+		if a > b {
+			a, b = b, a
+		}
+		fast, ref := &scanner{doc: doc}, &scanner{doc: doc}
+		(&adoc{sc: fast, doc: doc, b: len(doc), regionStart: -1, table: table}).inline(a, b)
+		(&adoc{sc: ref, doc: doc, b: len(doc), regionStart: -1, table: table}).inlineStepwise(a, b)
+		if fmt.Sprint(fast.cands) != fmt.Sprint(ref.cands) {
+			t.Errorf("doc %q [%d:%d]:\njump %v\nstep %v", doc, a, b, fast.cands, ref.cands)
+		}
+	})
+}
