@@ -46,6 +46,8 @@ type md struct {
 	region        span    // the inline region being scanned
 	breaks        []int   // its line breaks, once lineEndAt needs them
 	closes        [2]span // the last "}}" and "%}" templateEnd found: searched from start, found at end
+
+	crFrom, crAt int // the first "\r" at or after crFrom is at crAt (len(doc) if none); see lineEnd
 }
 
 // maxContainers bounds the nesting of block quotes and list items, which
@@ -135,7 +137,7 @@ type opener struct {
 // case folded by Go's simple folding, not Unicode's full one ("ẞ" does not
 // match "SS").
 func (sc *scanner) scanMarkdown(a, b int) {
-	m := &md{sc: sc, doc: sc.doc}
+	m := &md{sc: sc, doc: sc.doc, crAt: -1}
 	// About one inline region and two of its lines every 128 bytes of
 	// real documents: room for them at once, not by doubling.
 	m.regions = make([]region, 0, (b-a)/128+16)
@@ -201,6 +203,24 @@ func lineEnd(doc []byte, ls, b int) (le, next int) {
 	if k := indexByte(doc[ls:le], '\r'); k >= 0 {
 		le = ls + k
 	}
+	next = le
+	if next < b {
+		next++
+		if doc[le] == '\r' && next < b && doc[next] == '\n' {
+			next++
+		}
+	}
+	return le, next
+}
+
+// lineEnd is lineEnd with the search for a "\r" remembered: most
+// documents have none, and one search tells so for every line.
+func (m *md) lineEnd(ls, b int) (le, next int) {
+	doc := m.doc
+	if ls < m.crFrom || m.crAt < ls {
+		m.crFrom, m.crAt = ls, nextByte(doc, ls, len(doc), '\r')
+	}
+	le = min(nextByte(doc, ls, b, '\n'), m.crAt, b)
 	next = le
 	if next < b {
 		next++
@@ -308,7 +328,7 @@ func (m *md) matchOpen(c *cursor, le int) (matched, q, qcol int) {
 // its end and the start of the next line; ok is false when the line does
 // not continue them all.
 func (m *md) contentStart(ls, b int) (q, le, next int, ok bool) {
-	le, next = lineEnd(m.doc, ls, b)
+	le, next = m.lineEnd(ls, b)
 	c := cursor{p: ls}
 	matched, q, _ := m.matchOpen(&c, le)
 	return q, le, next, matched == len(m.open)
@@ -340,7 +360,7 @@ func (m *md) closeFrom(k int) {
 // with the rest of the line as a leaf block.
 func (m *md) line(ls, b int) int {
 	doc := m.doc
-	le, next := lineEnd(doc, ls, b)
+	le, next := m.lineEnd(ls, b)
 	c := cursor{p: ls}
 	matched, q, qcol := m.matchOpen(&c, le)
 	if m.fenceOpen {
@@ -1614,10 +1634,23 @@ func (m *md) nextLineStart(e int) int {
 
 // codeSpanEnd returns the end of the code span whose opening backtick
 // string doc[i:i+n] is, or -1 (CommonMark §6.1: the next backtick string
-// of the same length closes it). The backtick strings of the region are
-// indexed once by length, so that finding a closer never rescans.
+// of the same length closes it). Most close at the next backtick string;
+// for the others, the backtick strings of the region are indexed once by
+// length, so that finding a closer never rescans.
 func (m *md) codeSpanEnd(a, b, i, n int) int {
 	doc := m.doc
+	// Most code spans close at the next backtick string: no index needed.
+	if k := nextByte(doc, i+n, b, '`'); k < b {
+		e := k
+		for e < b && doc[e] == '`' {
+			e++
+		}
+		if e-k == n {
+			return e
+		}
+	} else {
+		return -1
+	}
 	if !m.runsIndexed {
 		m.runsIndexed = true
 		if m.runs == nil {
