@@ -1,6 +1,8 @@
 package scan
 
 import (
+	"encoding/binary"
+	"math/bits"
 	"unicode"
 	"unicode/utf8"
 )
@@ -106,19 +108,11 @@ var trailing = func() (t [128]bool) {
 // offset i (len(doc) on the last line). A line ends at "\n", "\r\n" or "\r",
 // as in LSP.
 func nextLine(doc []byte, i int) int {
-	for i < len(doc) {
-		switch doc[i] {
-		case '\n':
-			return i + 1
-		case '\r':
-			if i+1 < len(doc) && doc[i+1] == '\n' {
-				return i + 2
-			}
-			return i + 1
-		}
-		i++
+	if i >= len(doc) {
+		return len(doc)
 	}
-	return len(doc)
+	_, next := lineEnd(doc, i, len(doc))
+	return next
 }
 
 // hasPrefixFold reports whether b starts with the ASCII string p, ignoring
@@ -180,6 +174,44 @@ func (t *byteSet) index(b []byte) int {
 // or lim.
 func (t *byteSet) next(doc []byte, from, lim int) int {
 	if k := t.index(doc[from:lim]); k >= 0 {
+		return from + k
+	}
+	return lim
+}
+
+// SWAR constants: every byte 0x01, every byte 0x80.
+const (
+	swarOnes = 0x0101010101010101
+	swarHigh = 0x8080808080808080
+)
+
+// index2 returns the offset of the first c1 or c2 in b, or -1. It tests
+// eight bytes a step (SWAR: a byte of x^c is zero where x holds c), which
+// for short searches, such as a line's end, costs less than two calls of
+// bytes.IndexByte. The lowest flagged byte is exact: a false flag can only
+// follow a true one.
+func index2(b []byte, c1, c2 byte) int {
+	m1, m2 := swarOnes*uint64(c1), swarOnes*uint64(c2)
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		x := binary.LittleEndian.Uint64(b[i:])
+		y1, y2 := x^m1, x^m2
+		if t := ((y1-swarOnes)&^y1 | (y2-swarOnes)&^y2) & swarHigh; t != 0 {
+			return i + bits.TrailingZeros64(t)/8
+		}
+	}
+	for ; i < len(b); i++ {
+		if b[i] == c1 || b[i] == c2 {
+			return i
+		}
+	}
+	return -1
+}
+
+// lineBreak returns the offset of the first "\n" or "\r" in doc[from:lim],
+// or lim.
+func lineBreak(doc []byte, from, lim int) int {
+	if k := index2(doc[from:lim], '\n', '\r'); k >= 0 {
 		return from + k
 	}
 	return lim

@@ -251,10 +251,7 @@ func (sc *scanner) codeToken(i, a, b int, sy *syntax) (int, bool) {
 				continue
 			}
 		}
-		eol := i
-		for eol < b && doc[eol] != '\n' && doc[eol] != '\r' {
-			eol++
-		}
+		eol := lineBreak(doc, i, b)
 		bs := i + len(lc.open)
 		sc.scanText(bs, eol, bareOpts{ctx: Code}, angleComment)
 		sc.comment(i, eol, bs, eol)

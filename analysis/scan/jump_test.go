@@ -203,3 +203,24 @@ func FuzzAsciiDocInlineJump(f *testing.F) {
 		}
 	})
 }
+
+// FuzzIndex2: index2 agrees with a byte-at-a-time search, at every
+// alignment.
+func FuzzIndex2(f *testing.F) {
+	f.Add([]byte("line one\r\nline two\n"), byte('\n'), byte('\r'))
+	f.Add([]byte("\x80\x81\xff\x00\x01abcdefgh:ijk/"), byte(':'), byte('/'))
+	f.Fuzz(func(t *testing.T, b []byte, c1, c2 byte) {
+		for off := 0; off <= min(len(b), 8); off++ {
+			want := -1
+			for i, c := range b[off:] {
+				if c == c1 || c == c2 {
+					want = i
+					break
+				}
+			}
+			if got := index2(b[off:], c1, c2); got != want {
+				t.Fatalf("index2(%q, %q, %q) = %d, want %d", b[off:], c1, c2, got, want)
+			}
+		}
+	})
+}

@@ -46,8 +46,6 @@ type md struct {
 	region        span    // the inline region being scanned
 	breaks        []int   // its line breaks, once lineEndAt needs them
 	closes        [2]span // the last "}}" and "%}" templateEnd found: searched from start, found at end
-
-	crFrom, crAt int // the first "\r" at or after crFrom is at crAt (len(doc) if none); see lineEnd
 }
 
 // maxContainers bounds the nesting of block quotes and list items, which
@@ -137,7 +135,7 @@ type opener struct {
 // case folded by Go's simple folding, not Unicode's full one ("ẞ" does not
 // match "SS").
 func (sc *scanner) scanMarkdown(a, b int) {
-	m := &md{sc: sc, doc: sc.doc, crAt: -1}
+	m := &md{sc: sc, doc: sc.doc}
 	// About one inline region and two of its lines every 128 bytes of
 	// real documents: room for them at once, not by doubling.
 	m.regions = make([]region, 0, (b-a)/128+16)
@@ -198,29 +196,7 @@ func (m *md) para(q, le int) {
 // lineEnd returns the end of the line at ls (before its line break) and the
 // start of the next one.
 func lineEnd(doc []byte, ls, b int) (le, next int) {
-	// Jump to the "\n"; a lone "\r" before it ends the line first.
-	le = nextByte(doc, ls, b, '\n')
-	if k := indexByte(doc[ls:le], '\r'); k >= 0 {
-		le = ls + k
-	}
-	next = le
-	if next < b {
-		next++
-		if doc[le] == '\r' && next < b && doc[next] == '\n' {
-			next++
-		}
-	}
-	return le, next
-}
-
-// lineEnd is lineEnd with the search for a "\r" remembered: most
-// documents have none, and one search tells so for every line.
-func (m *md) lineEnd(ls, b int) (le, next int) {
-	doc := m.doc
-	if ls < m.crFrom || m.crAt < ls {
-		m.crFrom, m.crAt = ls, nextByte(doc, ls, len(doc), '\r')
-	}
-	le = min(nextByte(doc, ls, b, '\n'), m.crAt, b)
+	le = lineBreak(doc, ls, b)
 	next = le
 	if next < b {
 		next++
@@ -328,7 +304,7 @@ func (m *md) matchOpen(c *cursor, le int) (matched, q, qcol int) {
 // its end and the start of the next line; ok is false when the line does
 // not continue them all.
 func (m *md) contentStart(ls, b int) (q, le, next int, ok bool) {
-	le, next = m.lineEnd(ls, b)
+	le, next = lineEnd(m.doc, ls, b)
 	c := cursor{p: ls}
 	matched, q, _ := m.matchOpen(&c, le)
 	return q, le, next, matched == len(m.open)
@@ -360,7 +336,7 @@ func (m *md) closeFrom(k int) {
 // with the rest of the line as a leaf block.
 func (m *md) line(ls, b int) int {
 	doc := m.doc
-	le, next := m.lineEnd(ls, b)
+	le, next := lineEnd(doc, ls, b)
 	c := cursor{p: ls}
 	matched, q, qcol := m.matchOpen(&c, le)
 	if m.fenceOpen {
