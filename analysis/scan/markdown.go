@@ -23,7 +23,7 @@ type md struct {
 	doc []byte
 
 	open   []container // the open block quotes and list items, outermost first
-	plines []span      // the lines of the open paragraph: content start, line end
+	pstart int         // the lines of the open paragraph are rlines[pstart:]: content start, line end
 
 	fenceOpen bool // a fenced code block, in the innermost open container
 	fenceChar byte
@@ -33,7 +33,7 @@ type md struct {
 	// end of the document, when the labels of every reference definition,
 	// which a reference link may use before it, are known.
 	regions []region
-	rlines  []span          // the lines of the paragraph regions
+	rlines  []span          // the lines of the paragraph regions, then of the open paragraph
 	labels  map[string]bool // normalised (normLabel)
 
 	// inline scratch
@@ -153,20 +153,28 @@ func (sc *scanner) scanMarkdown(a, b int) {
 // flush ends the open paragraph: its reference definitions, then the rest
 // as an inline region.
 func (m *md) flush() {
-	if len(m.plines) == 0 {
-		return
+	if m.paraOpen() {
+		m.endPara()
 	}
-	if k := m.refDefs(m.plines); k < len(m.plines) {
-		m.addPara(m.plines[k:])
-	}
-	m.plines = m.plines[:0]
 }
 
-// addPara adds the paragraph lines ls as an inline region.
-func (m *md) addPara(ls []span) {
-	n := len(m.rlines)
-	m.rlines = append(m.rlines, ls...)
-	m.regions = append(m.regions, region{span{ls[0].start, ls[len(ls)-1].end}, span{n, len(m.rlines)}})
+// paraOpen reports whether a paragraph is open.
+func (m *md) paraOpen() bool { return len(m.rlines) > m.pstart }
+
+// endPara ends the open paragraph, rlines[pstart:]: its reference
+// definitions, then the rest as an inline region, whose lines stay where
+// they are. It reports whether there is such a rest.
+func (m *md) endPara() bool {
+	ls := m.rlines[m.pstart:]
+	k := m.refDefs(ls)
+	rest := k < len(ls)
+	if rest {
+		m.regions = append(m.regions, region{span{ls[k].start, ls[len(ls)-1].end}, span{m.pstart + k, len(m.rlines)}})
+	} else {
+		m.rlines = m.rlines[:m.pstart]
+	}
+	m.pstart = len(m.rlines)
+	return rest
 }
 
 // addText adds doc[a:b], on one line, as an inline region.
@@ -179,18 +187,12 @@ func (m *md) addText(a, b int) {
 // heading's inline region. When the definitions take every line there is
 // no heading, and it returns false: the underline is paragraph text.
 func (m *md) setextHeading() bool {
-	n := len(m.plines)
-	k := m.refDefs(m.plines)
-	if k < n {
-		m.addPara(m.plines[k:])
-	}
-	m.plines = m.plines[:0]
-	return k < n
+	return m.endPara()
 }
 
 // para adds the line doc[q:le] to the open paragraph, or opens one.
 func (m *md) para(q, le int) {
-	m.plines = append(m.plines, span{q, le})
+	m.rlines = append(m.rlines, span{q, le})
 }
 
 // lineEnd returns the end of the line at ls (before its line break) and the
@@ -348,7 +350,7 @@ func (m *md) line(ls, b int) int {
 		}
 		m.fenceOpen = false // its container ended
 	}
-	paraOpen := len(m.plines) > 0
+	paraOpen := m.paraOpen()
 	// A new list item interrupts a paragraph of the innermost container
 	// only if it is not empty and, ordered, starts at 1 (§5.2).
 	interrupting := paraOpen && matched == len(m.open)
@@ -387,7 +389,7 @@ func (m *md) line(ls, b int) int {
 	if n := len(m.open); n > 0 {
 		m.open[n-1].empty = false
 	}
-	paraOpen = len(m.plines) > 0
+	paraOpen = m.paraOpen()
 	if ind >= 4 {
 		if paraOpen {
 			m.para(q, le) // indented code cannot interrupt a paragraph
