@@ -440,7 +440,7 @@ trim:
 }
 
 // plainURLByte are the ASCII bytes that bareURL takes as they are in every
-// context: no decoding starts at them (only "&" and "\\" do), they end no
+// context: no decoding starts at them (only "&" and "\" do), they end no
 // URL, open no bracket, quote or template, and are no printf verb's "%".
 var plainURLByte = func() (t [256]bool) {
 	for c := '0'; c <= 'z'; c++ {

@@ -136,8 +136,8 @@ type opener struct {
 // match "SS").
 func (sc *scanner) scanMarkdown(a, b int) {
 	m := &md{sc: sc, doc: sc.doc}
-	// About one inline region and two of its lines every 128 bytes of
-	// real documents: room for them at once, not by doubling.
+	// Room for the inline regions and paragraph lines of most documents
+	// at once, not by doubling.
 	m.regions = make([]region, 0, (b-a)/128+16)
 	m.rlines = make([]span, 0, (b-a)/64+16)
 	for ls := a; ls < b; {
