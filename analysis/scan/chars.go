@@ -131,8 +131,12 @@ func hasPrefixFold(b []byte, p string) bool {
 
 func equalFold(b []byte, s string) bool { return len(b) == len(s) && hasPrefixFold(b, s) }
 
-// nextByte returns the offset of the first c in doc[from:lim], or lim.
+// nextByte returns the offset of the first c in doc[from:lim], or lim
+// (also when from is past lim).
 func nextByte(doc []byte, from, lim int, c byte) int {
+	if from >= lim {
+		return lim
+	}
 	if k := indexByte(doc[from:lim], c); k >= 0 {
 		return from + k
 	}
@@ -171,8 +175,12 @@ func (t *byteSet) index(b []byte) int {
 }
 
 // next returns the offset of the first byte of the set in doc[from:lim],
-// or lim.
+// or lim (also when from is past lim: a scanner may step over a two-byte
+// escape at the end).
 func (t *byteSet) next(doc []byte, from, lim int) int {
+	if from >= lim {
+		return lim
+	}
 	if k := t.index(doc[from:lim]); k >= 0 {
 		return from + k
 	}
@@ -209,8 +217,11 @@ func index2(b []byte, c1, c2 byte) int {
 }
 
 // lineBreak returns the offset of the first "\n" or "\r" in doc[from:lim],
-// or lim.
+// or lim (also when from is past lim).
 func lineBreak(doc []byte, from, lim int) int {
+	if from >= lim {
+		return lim
+	}
 	if k := index2(doc[from:lim], '\n', '\r'); k >= 0 {
 		return from + k
 	}
