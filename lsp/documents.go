@@ -167,7 +167,8 @@ func (s *Server) analyze(ctx context.Context, snap *snapshot) (*analysis, error)
 	lang := language(cfg, snap.uri, snap.languageID)
 	opts := cfg.CheckOptions()
 	a := &analysis{gen: snap.gen, version: snap.version, text: snap.text, mapper: snap.lines.get(), lang: lang, configErr: cerr, opts: opts}
-	a.candidates = scan.Scan(snap.text, lang)
+	scanned := scan.Scan(snap.text, lang)
+	a.candidates = scanned.Candidates
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -175,7 +176,7 @@ func (s *Server) analyze(ctx context.Context, snap *snapshot) (*analysis, error)
 	if err != nil {
 		return nil, err
 	}
-	a.findings = cfg.Apply(snap.text, lang, diags)
+	a.findings = cfg.Apply(scanned.Suppressions, diags)
 	a.shown = cfg.Limit(a.findings)
 	return a, nil
 }

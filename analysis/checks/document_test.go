@@ -184,7 +184,7 @@ func TestDocumentFixProperties(t *testing.T) {
 
 func TestCheckCandidatesContext(t *testing.T) {
 	doc := []byte(strings.Repeat("http://x.org/%zz ", 1000))
-	cands := scan.Scan(doc, "plaintext")
+	cands := scan.Scan(doc, "plaintext").Candidates
 	ctx, cancel := context.WithCancel(context.Background())
 	if out, err := CheckCandidatesContext(ctx, doc, cands); err != nil || len(out) != 1000 {
 		t.Fatalf("%d findings, %v", len(out), err)

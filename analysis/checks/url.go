@@ -110,14 +110,15 @@ func unrendered(text string, f *finding) {
 // CheckDocument scans doc for the LSP language id lang (scan.Scan) and checks
 // every candidate URL, returning the findings in document order. It applies
 // no policy: severities, ignored URLs and the urlls-disable comments
-// (scan.Suppressions) are the front end's business (config.Apply).
+// (scan.Result.Suppressions) are the front end's business (config.Apply),
+// so a front end that applies them scans once and calls CheckCandidates.
 func CheckDocument(doc []byte, lang string) []Diagnostic {
 	return Options{}.CheckDocument(doc, lang)
 }
 
 // CheckDocument is CheckDocument under o.
 func (o Options) CheckDocument(doc []byte, lang string) []Diagnostic {
-	out, _ := o.CheckCandidatesContext(context.Background(), doc, scan.Scan(doc, lang))
+	out, _ := o.CheckCandidatesContext(context.Background(), doc, scan.Scan(doc, lang).Candidates)
 	return out
 }
 

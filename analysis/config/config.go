@@ -501,13 +501,15 @@ func (c Config) Level(code string) Level {
 	return Level{Severity: def.Severity}
 }
 
-// Apply gives each diagnostic of doc its severity and drops those that are
-// off, about an ignored URL, or suppressed by a urlls-disable comment. It
+// Apply gives each diagnostic of a document its severity and drops those
+// that are off, about an ignored URL, or suppressed by a urlls-disable
+// comment: sups are the document's suppressions, which the scan that found
+// its URLs found too (scan.Result), so the document is not read again. It
 // keeps every finding (a fix-all fixes them all); Limit cuts what a front
 // end shows. It runs in time linear in the diagnostics and the
 // suppressions, up to a logarithmic factor.
-func (c Config) Apply(doc []byte, lang string, diags []checks.Diagnostic) []Finding {
-	suppressed := suppressedDiagnostics(scan.Suppressions(doc, lang), diags)
+func (c Config) Apply(sups []scan.Suppression, diags []checks.Diagnostic) []Finding {
+	suppressed := suppressedDiagnostics(sups, diags)
 	out := make([]Finding, 0, len(diags))
 	lastURL, lastIgnored := "", false
 	for i, d := range diags {

@@ -176,7 +176,7 @@ func TestApply(t *testing.T) {
 	diags := checks.CheckDocument(doc, "markdown")
 	c := Config{Ignore: []string{"http://localhost*"}}
 	var got []string
-	for _, f := range c.Apply(doc, "markdown", diags) {
+	for _, f := range c.Apply(scan.Scan(doc, "markdown").Suppressions, diags) {
 		got = append(got, f.URL+" "+f.Code+" "+f.Severity.String())
 	}
 	want := []string{"http://a/%zz bad-escape error"}
@@ -323,10 +323,11 @@ func BenchmarkApply(b *testing.B) {
 	for _, scale := range []int{1, 4} {
 		doc := []byte(strings.Repeat("http://x.org/%zz /* urlls-disable-line syntax */ ", 10_000*scale) + "\n")
 		diags := checks.CheckDocument(doc, "go")
+		sups := scan.Scan(doc, "go").Suppressions
 		b.Run(fmt.Sprintf("%dx", scale), func(b *testing.B) {
 			b.SetBytes(int64(len(doc)))
 			for b.Loop() {
-				(Config{}).Apply(doc, "go", diags)
+				(Config{}).Apply(sups, diags)
 			}
 		})
 	}

@@ -472,7 +472,24 @@ func (d *adoc) inline(a, b int) {
 	word := func(i int) bool { // a word starts at doc[i]
 		return i == a || !(isWordByte(doc[i-1]) || doc[i-1] == '\\')
 	}
+	stepUntil := a // from here on, jump to the next adocSpecial byte
 	for i := a; i < b; {
+		if i >= stepUntil {
+			// Only a special byte, or a word that ends at ":" or "/" (a
+			// macro's name or a URL's scheme), starts anything: jump to
+			// the next of those bytes, back to the start of the run of
+			// scheme characters before it (a word the loop below takes
+			// whole), and step from there. What lies between is text.
+			k := adocSpecial.next(doc, i, b)
+			if k >= b {
+				break
+			}
+			s := k
+			for s > i && isSchemeChar(doc[s-1]) {
+				s--
+			}
+			i, stepUntil = s, k+1
+		}
 		c := doc[i]
 		switch {
 		case c == '\\':
@@ -533,6 +550,11 @@ func (d *adoc) inline(a, b int) {
 		i++
 	}
 }
+
+// adocSpecial are the bytes where something may start in AsciiDoc text:
+// the cases of inline, and the ":" or "/" that ends a macro's name or a
+// URL's scheme.
+var adocSpecial = newByteSet("\\+`$<{:/")
 
 // passthrough returns the end of the passthrough "+++…+++", "++…++" or
 // constrained "+…+" at doc[i], or 0. A constrained one closes within 256

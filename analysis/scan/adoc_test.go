@@ -47,7 +47,7 @@ func TestAsciiDoc(t *testing.T) {
 
 func TestAsciiDocSuppressions(t *testing.T) {
 	doc := []byte("// urlls-disable-next-line\nhttps://a.org/%zz[x]\n")
-	sups := Suppressions(doc, "asciidoc")
+	sups := Scan(doc, "asciidoc").Suppressions
 	if len(sups) != 1 || sups[0].Start != len("// urlls-disable-next-line\n") {
 		t.Fatalf("got %v, want the line after the comment", sups)
 	}

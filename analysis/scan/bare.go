@@ -6,15 +6,16 @@ import (
 	"unicode/utf8"
 )
 
-// scanner holds the state of one Scan or Suppressions call.
+// scanner holds the state of one Scan call.
 type scanner struct {
 	doc   []byte
 	cands []Candidate
 
-	// comments are collected for Suppressions.
+	// comments are the comments that may hold a suppression directive,
+	// collected when wantComments is set (in plain text, textComments
+	// finds them instead).
 	wantComments bool
 	comments     []comment
-	quiet        bool // find comments only: emit nothing
 
 	decs  []unit // scratch for bareURL
 	attrs []attr // scratch for parseTag
@@ -37,9 +38,16 @@ type comment struct {
 	start, end, bodyStart, bodyEnd int
 }
 
+// comment records the comment doc[start:end], whose body is
+// doc[bodyStart:bodyEnd], if it may hold a directive: one whose first word
+// starts with "urlls-" (see directive). The others are not kept.
 func (sc *scanner) comment(start, end, bodyStart, bodyEnd int) {
-	if sc.wantComments && bodyStart <= bodyEnd {
-		sc.comments = append(sc.comments, comment{start, end, bodyStart, bodyEnd})
+	if !sc.wantComments || bodyStart > bodyEnd {
+		return
+	}
+	c := comment{start, end, bodyStart, bodyEnd}
+	if p := directiveStart(sc.doc, c); hasPrefix(sc.doc[p:bodyEnd], directivePrefix) {
+		sc.comments = append(sc.comments, c)
 	}
 }
 
@@ -183,7 +191,7 @@ func (it *iter) next() (unit, bool) {
 // emit records q as a candidate. Offsets is left nil when the text is the
 // document's bytes, unchanged.
 func (sc *scanner) emit(q seq, ctx Context, rel bool) {
-	if q.start >= q.end || sc.quiet {
+	if q.start >= q.end {
 		return
 	}
 	doc := sc.doc
@@ -244,28 +252,41 @@ type bareOpts struct {
 // a known scheme followed by what its syntax needs ("mailto:a@b.c",
 // "urn:isbn:…", "file:/x"), or a typo of a common one ("https//host",
 // "http::host.example"). bareURL decides where the URL ends.
+//
+// Every such word ends at a ":" or "/", so the scan jumps from one to the
+// next (bytes.IndexByte, each remembered until it is passed) and reads the
+// word back from there: its scheme characters, from the first letter after
+// the last byte that is not one, or after the end of the previous URL.
+// That is the word a reader going forward from the previous URL takes
+// (bareWords in the tests, against which this is fuzzed).
 func (sc *scanner) scanBare(a, b int, o bareOpts) {
 	doc := sc.doc
-	i := a
-	for i < b {
-		c := doc[i]
-		if !isAlpha(c) {
-			i++
-			continue
+	colon, slash := a-1, a-1 // the next ":" and "/" at or after i (b for none), once searched
+	for i := a; i < b; {
+		if colon < i {
+			colon = nextByte(doc, i, b, ':')
 		}
-		j := i + 1
-		for j < b && isSchemeChar(doc[j]) {
-			j++
+		if slash < i {
+			slash = nextByte(doc, i, b, '/')
 		}
-		if j >= b || doc[j] != ':' && doc[j] != '/' || !schemeBoundary(doc, i) {
-			i = j
-			continue
+		j := min(colon, slash)
+		if j >= b {
+			return
 		}
-		if end, ok := sc.bareAt(i, j, b, o); ok {
-			i = end
-		} else {
-			i = j
+		s := j
+		for s > i && isSchemeChar(doc[s-1]) {
+			s--
 		}
+		for s < j && !isAlpha(doc[s]) {
+			s++
+		}
+		if s < j && schemeBoundary(doc, s) {
+			if end, ok := sc.bareAt(s, j, b, o); ok {
+				i = end
+				continue
+			}
+		}
+		i = j + 1
 	}
 }
 
@@ -322,6 +343,10 @@ func (sc *scanner) bareURL(s, colon, lim int, o bareOpts, quote rune) (seq, bool
 	lastDec := func(at int) bool { return len(decs) > 0 && decs[len(decs)-1].end == at }
 scan:
 	for i < lim {
+		if plainURLByte[doc[i]] {
+			i++ // decodes to itself, and neither ends the URL nor opens anything
+			continue
+		}
 		u := decodeAt(doc, i, lim, o.mode)
 		r := u.r
 		if !u.dec && !o.code && (r == '{' || r == '<') {
@@ -413,6 +438,19 @@ trim:
 	}
 	return q, false
 }
+
+// plainURLByte are the ASCII bytes that bareURL takes as they are in every
+// context: no decoding starts at them (only "&" and "\" do), they end no
+// URL, open no bracket, quote or template, and are no printf verb's "%".
+var plainURLByte = func() (t [256]bool) {
+	for c := '0'; c <= 'z'; c++ {
+		t[c] = isAlnum(byte(c))
+	}
+	for _, c := range "/.-_~=?#:+,;!*@$" {
+		t[c] = true
+	}
+	return t
+}()
 
 func bracket(r rune) int {
 	switch r {

@@ -1,10 +1,18 @@
 package scan
 
 import (
+	"bytes"
 	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
+
+// realworldDir holds real documentation from public repositories, beside
+// the checkout (../shared/corpus/realworld, see its README).
+const realworldDir = "../../../shared/corpus/realworld"
 
 // genMarkdown returns a realistic Markdown document of about size bytes,
 // the same every time: headings, paragraphs with inline links, images,
@@ -79,7 +87,7 @@ func genMarkdown(size int) []byte {
 func BenchmarkScanMarkdown(b *testing.B) {
 	doc := genMarkdown(100 << 10)
 	b.SetBytes(int64(len(doc)))
-	b.ReportMetric(float64(len(Scan(doc, "markdown"))), "urls/doc")
+	b.ReportMetric(float64(len(Scan(doc, "markdown").Candidates)), "urls/doc")
 	for b.Loop() {
 		Scan(doc, "markdown")
 	}
@@ -90,10 +98,118 @@ func TestGenMarkdown(t *testing.T) {
 	if len(doc) < 100<<10 || len(doc) > 110<<10 {
 		t.Errorf("generated %d bytes", len(doc))
 	}
-	got := Scan(doc, "markdown")
+	got := Scan(doc, "markdown").Candidates
 	checkInvariants(t, doc, got)
 	if string(doc) != string(genMarkdown(100<<10)) {
 		t.Error("genMarkdown is not deterministic")
 	}
 	t.Logf("%d bytes, %d candidates", len(doc), len(got))
 }
+
+// realworldMarkdown returns the Markdown documents of
+// ../shared/corpus/realworld, or skips the benchmark when the corpus is not
+// beside the checkout.
+func realworldMarkdown(b *testing.B) [][]byte {
+	b.Helper()
+	var docs [][]byte
+	err := filepath.WalkDir(realworldDir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || LanguageForPath(path) != "markdown" {
+			return err
+		}
+		doc, err := os.ReadFile(path)
+		docs = append(docs, doc)
+		return err
+	})
+	if err != nil || len(docs) == 0 {
+		b.Skipf("no Markdown in %s: %v", realworldDir, err)
+	}
+	return docs
+}
+
+// BenchmarkScanRealworldMarkdown scans every Markdown document of the
+// real-world corpus once per iteration: real documents, with their real mix
+// of prose, links, code and HTML.
+func BenchmarkScanRealworldMarkdown(b *testing.B) {
+	docs := realworldMarkdown(b)
+	n, urls := 0, 0
+	for _, doc := range docs {
+		n += len(doc)
+		urls += len(Scan(doc, "markdown").Candidates)
+	}
+	b.SetBytes(int64(n))
+	b.ReportMetric(float64(urls), "urls/op")
+	for b.Loop() {
+		for _, doc := range docs {
+			Scan(doc, "markdown")
+		}
+	}
+}
+
+// genProse returns about size bytes of plain prose with a URL every few
+// kilobytes, the same every time: the sparse case, where the scan should
+// cost little more than reading the bytes.
+func genProse(size int) []byte {
+	words := strings.Fields("The tokenizer reads the document once, and most of what it reads is prose: " +
+		"sentences, with commas, parentheses (like these), numbers such as 3.14 or 1,000, and the odd " +
+		"note: a colon, a slash and/or a dash - and nothing that looks like a scheme.")
+	var b strings.Builder
+	for i := 0; b.Len() < size; i++ {
+		b.WriteString(words[i%len(words)])
+		switch {
+		case i%400 == 399:
+			b.WriteString(" https://example.com/some/path?q=1 ")
+		case i%13 == 12:
+			b.WriteString("\n")
+		default:
+			b.WriteByte(' ')
+		}
+	}
+	return []byte(b.String())
+}
+
+// The languages of BenchmarkScanProse: every mode reads the same prose.
+var proseLangs = []string{"markdown", "html", "plaintext", "restructuredtext", "asciidoc", "go", "python"}
+
+// BenchmarkScanProse scans sparse prose in every language mode (in code,
+// the prose is in a block comment). Compare with BenchmarkIndexByteBaseline
+// over the same bytes.
+func BenchmarkScanProse(b *testing.B) {
+	prose := genProse(100 << 10)
+	for _, lang := range proseLangs {
+		doc := prose
+		switch lang {
+		case "go":
+			doc = append(append([]byte("/*\n"), prose...), "\n*/\n"...)
+		case "python":
+			doc = append(append([]byte(`"""`+"\n"), prose...), "\n\"\"\"\n"...)
+		}
+		b.Run(lang, func(b *testing.B) {
+			b.SetBytes(int64(len(doc)))
+			b.ReportMetric(float64(len(Scan(doc, lang).Candidates)), "urls/doc")
+			for b.Loop() {
+				Scan(doc, lang)
+			}
+		})
+	}
+}
+
+// BenchmarkIndexByteBaseline is the floor of any scan: finding every ":" of
+// the prose of BenchmarkScanProse with bytes.IndexByte.
+func BenchmarkIndexByteBaseline(b *testing.B) {
+	doc := genProse(100 << 10)
+	b.SetBytes(int64(len(doc)))
+	n := 0
+	for b.Loop() {
+		for i := 0; ; {
+			k := bytes.IndexByte(doc[i:], ':')
+			if k < 0 {
+				break
+			}
+			n++
+			i += k + 1
+		}
+	}
+	sinkInt = n
+}
+
+var sinkInt int

@@ -1,6 +1,8 @@
 package scan
 
 import (
+	"encoding/binary"
+	"math/bits"
 	"unicode"
 	"unicode/utf8"
 )
@@ -106,19 +108,11 @@ var trailing = func() (t [128]bool) {
 // offset i (len(doc) on the last line). A line ends at "\n", "\r\n" or "\r",
 // as in LSP.
 func nextLine(doc []byte, i int) int {
-	for i < len(doc) {
-		switch doc[i] {
-		case '\n':
-			return i + 1
-		case '\r':
-			if i+1 < len(doc) && doc[i+1] == '\n' {
-				return i + 2
-			}
-			return i + 1
-		}
-		i++
+	if i >= len(doc) {
+		return len(doc)
 	}
-	return len(doc)
+	_, next := lineEnd(doc, i, len(doc))
+	return next
 }
 
 // hasPrefixFold reports whether b starts with the ASCII string p, ignoring
@@ -136,3 +130,100 @@ func hasPrefixFold(b []byte, p string) bool {
 }
 
 func equalFold(b []byte, s string) bool { return len(b) == len(s) && hasPrefixFold(b, s) }
+
+// nextByte returns the offset of the first c in doc[from:lim], or lim
+// (also when from is past lim).
+func nextByte(doc []byte, from, lim int, c byte) int {
+	if from >= lim {
+		return lim
+	}
+	if k := indexByte(doc[from:lim], c); k >= 0 {
+		return from + k
+	}
+	return lim
+}
+
+// byteSet is a set of bytes to search for: index reads eight bytes a step,
+// with one branch for the eight (a table lookup each), so that a scanner
+// jumps over the bytes that cannot start anything it looks for.
+type byteSet [256]uint8
+
+// newByteSet returns the set of the bytes of s.
+func newByteSet(s string) *byteSet {
+	var t byteSet
+	for i := 0; i < len(s); i++ {
+		t[s[i]] = 1
+	}
+	return &t
+}
+
+// index returns the offset of the first byte of b in the set, or -1.
+func (t *byteSet) index(b []byte) int {
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		w := b[i : i+8 : i+8]
+		if t[w[0]]|t[w[1]]|t[w[2]]|t[w[3]]|t[w[4]]|t[w[5]]|t[w[6]]|t[w[7]] != 0 {
+			break
+		}
+	}
+	for ; i < len(b); i++ {
+		if t[b[i]] != 0 {
+			return i
+		}
+	}
+	return -1
+}
+
+// next returns the offset of the first byte of the set in doc[from:lim],
+// or lim (also when from is past lim: a scanner may step over a two-byte
+// escape at the end).
+func (t *byteSet) next(doc []byte, from, lim int) int {
+	if from >= lim {
+		return lim
+	}
+	if k := t.index(doc[from:lim]); k >= 0 {
+		return from + k
+	}
+	return lim
+}
+
+// SWAR constants: every byte 0x01, every byte 0x80.
+const (
+	swarOnes = 0x0101010101010101
+	swarHigh = 0x8080808080808080
+)
+
+// index2 returns the offset of the first c1 or c2 in b, or -1. It tests
+// eight bytes a step (SWAR: a byte of x^c is zero where x holds c), which
+// for short searches, such as a line's end, costs less than two calls of
+// bytes.IndexByte. The lowest flagged byte is exact: a false flag can only
+// follow a true one.
+func index2(b []byte, c1, c2 byte) int {
+	m1, m2 := swarOnes*uint64(c1), swarOnes*uint64(c2)
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		x := binary.LittleEndian.Uint64(b[i:])
+		y1, y2 := x^m1, x^m2
+		if t := ((y1-swarOnes)&^y1 | (y2-swarOnes)&^y2) & swarHigh; t != 0 {
+			return i + bits.TrailingZeros64(t)/8
+		}
+	}
+	for ; i < len(b); i++ {
+		if b[i] == c1 || b[i] == c2 {
+			return i
+		}
+	}
+	return -1
+}
+
+// lineBreak returns the offset of the first "\n" or "\r" in doc[from:lim],
+// or lim (also when from is past lim).
+func lineBreak(doc []byte, from, lim int) int {
+	if from >= lim {
+		return lim
+	}
+	if k := index2(doc[from:lim], '\n', '\r'); k >= 0 {
+		return from + k
+	}
+	return lim
+}

@@ -54,7 +54,7 @@ type syntax struct {
 	bareInCode bool
 	cssURL     bool // url(…) and @import "…" hold (relative) URLs (CSS)
 
-	starts [256]bool // bytes that may start a comment or string
+	starts byteSet // bytes that may start a comment or string
 }
 
 var (
@@ -139,32 +139,32 @@ var languages = func() map[string]*syntax {
 
 func (sy *syntax) init() {
 	for _, l := range sy.line {
-		sy.starts[l.open[0]] = true
+		sy.starts[l.open[0]] = 1
 	}
 	for _, b := range sy.block {
-		sy.starts[b.open[0]] = true
+		sy.starts[b.open[0]] = 1
 	}
 	for _, q := range []struct {
 		c  byte
 		st strStyle
 	}{{'"', sy.dq}, {'\'', sy.sq}, {'`', sy.bq}} {
 		if q.st.on {
-			sy.starts[q.c] = true
+			sy.starts[q.c] = 1
 		}
 	}
 	if sy.pyPrefix {
 		for _, c := range "rRbBuUfF" {
-			sy.starts[c] = true
+			sy.starts[c] = 1
 		}
 	}
 	if sy.rustRaw {
-		sy.starts['r'], sy.starts['b'] = true, true
+		sy.starts['r'], sy.starts['b'] = 1, 1
 	}
 	if sy.luaLong {
-		sy.starts['['] = true
+		sy.starts['['] = 1
 	}
 	if sy.cssURL {
-		sy.starts['u'], sy.starts['U'], sy.starts['@'] = true, true, true
+		sy.starts['u'], sy.starts['U'], sy.starts['@'] = 1, 1, 1
 	}
 }
 
@@ -186,10 +186,9 @@ func isIdent(c byte) bool { return isAlnum(c) || c == '_' || c >= 0x80 }
 func (sc *scanner) scanCode(a, b int, sy *syntax) {
 	doc := sc.doc
 	code := a
-	for i := a; i < b; {
-		if !sy.starts[doc[i]] {
-			i++
-			continue
+	for i := a; ; {
+		if i = sy.starts.next(doc, i, b); i >= b {
+			break
 		}
 		end, ok := sc.codeToken(i, a, b, sy)
 		if !ok {
@@ -252,10 +251,7 @@ func (sc *scanner) codeToken(i, a, b int, sy *syntax) (int, bool) {
 				continue
 			}
 		}
-		eol := i
-		for eol < b && doc[eol] != '\n' && doc[eol] != '\r' {
-			eol++
-		}
+		eol := lineBreak(doc, i, b)
 		bs := i + len(lc.open)
 		sc.scanText(bs, eol, bareOpts{ctx: Code}, angleComment)
 		sc.comment(i, eol, bs, eol)
@@ -359,13 +355,21 @@ func decodeFor(st strStyle, raw bool) decodeMode {
 
 func hasPrefix(b []byte, p string) bool { return len(b) >= len(p) && string(b[:len(p)]) == p }
 
+// stringStops are the bytes where a string literal may end or escape: the
+// first bytes of every closing delimiter (a quote), the backslash and the
+// line breaks. stringEnd jumps from one to the next.
+var stringStops = newByteSet("\\\n\r\"'`")
+
 // stringEnd finds the end of a string literal whose text starts at cs and
 // which close closes. It returns the end of the text and of the literal; an
 // unclosed literal ends at the end of its line (or of the input, if it may
 // span lines).
 func (sc *scanner) stringEnd(cs, b int, close string, st strStyle) (ce, end int) {
 	doc := sc.doc
-	for j := cs; j < b; {
+	for j := cs; ; {
+		if j = stringStops.next(doc, j, b); j >= b {
+			break
+		}
 		c := doc[j]
 		switch {
 		case c == '\\' && st.esc:
@@ -480,8 +484,23 @@ func (sc *scanner) blockComment(i, b int, bc blockComment) int {
 	doc := sc.doc
 	bs := i + len(bc.open)
 	depth := 1
+	// Jump from one first byte of a delimiter to the next, each search
+	// remembered until it is passed.
 	j := bs
-	for j < b {
+	closeAt, openAt := j-1, b // the next first byte of close, and of open where comments nest
+	if bc.nest {
+		openAt = j - 1
+	}
+	for {
+		if closeAt < j {
+			closeAt = nextByte(doc, j, b, bc.close[0])
+		}
+		if openAt < j {
+			openAt = nextByte(doc, j, b, bc.open[0])
+		}
+		if j = min(closeAt, openAt); j >= b {
+			break
+		}
 		switch {
 		case bc.nest && hasPrefix(doc[j:b], bc.open):
 			depth++

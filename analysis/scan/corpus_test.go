@@ -111,7 +111,7 @@ func TestLinkifyLinks(t *testing.T) {
 			continue
 		}
 		inScope++
-		got := Scan([]byte(input), "plaintext")
+		got := Scan([]byte(input), "plaintext").Candidates
 		checkInvariants(t, []byte(input), got)
 		first := ""
 		if len(got) > 0 {
@@ -150,7 +150,7 @@ func TestLinkifyNotLinks(t *testing.T) {
 			continue
 		}
 		inScope++
-		got := Scan([]byte(input), "plaintext")
+		got := Scan([]byte(input), "plaintext").Candidates
 		checkInvariants(t, []byte(input), got)
 		if ex, isEx := notLinksExceptions[input]; isEx {
 			excepted++
@@ -212,7 +212,7 @@ func TestGFMAutolinks(t *testing.T) {
 	inScope, outScope, ignored, uncompared := 0, 0, 0, 0
 	for _, ex := range examples {
 		name := strings.TrimPrefix(ex.Source, "test/") + "#" + itoa(ex.Example)
-		got := Scan([]byte(ex.Markdown), "markdown")
+		got := Scan([]byte(ex.Markdown), "markdown").Candidates
 		checkInvariants(t, []byte(ex.Markdown), got)
 		if strings.TrimSpace(ex.HTML) == "<IGNORE>" {
 			ignored++ // upstream only checks that it does not crash

@@ -107,7 +107,8 @@ func FuzzScan(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, doc []byte, l uint8) {
 		lang := fuzzLanguages[int(l)%len(fuzzLanguages)]
-		checkInvariants(t, doc, Scan(doc, lang))
-		checkSuppressions(t, doc, Suppressions(doc, lang))
+		r := Scan(doc, lang)
+		checkInvariants(t, doc, r.Candidates)
+		checkSuppressions(t, doc, r.Suppressions)
 	})
 }

@@ -37,7 +37,7 @@ import (
 //     <scheme:…>. Destinations are decoded as goldmark's HTML renderer
 //     decodes them (backslash escapes, then numeric and named character
 //     references); autolinks are not decoded, by either side.
-//   - urlls: the Text of the candidates of Scan(doc, "markdown") in context
+//   - urlls: the Text of the candidates of Scan(doc, "markdown").Candidates in context
 //     Link, RefDef or Angle, and those of context Wrapped as the autolink
 //     CommonMark sees in "<URL:…>" (the bytes between "<" and ">").
 //   - Out of scope on both sides: empty destinations ("[a]()": nothing to
@@ -207,7 +207,7 @@ func goldmarkFinds(doc []byte, gfm bool) []string {
 // with, sorted.
 func urllsFinds(t *testing.T, doc []byte, gfm bool) []string {
 	t.Helper()
-	cands := Scan(doc, "markdown")
+	cands := Scan(doc, "markdown").Candidates
 	checkInvariants(t, doc, cands)
 	var out []string
 	for _, c := range cands {
@@ -414,7 +414,7 @@ func TestTemplateDestinations(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, f := range ar.Files {
-			for _, c := range Scan(f.Data, "markdown") {
+			for _, c := range Scan(f.Data, "markdown").Candidates {
 				if !strings.ContainsAny(c.Text, " \t") || f.Data[c.Start-1] == '<' {
 					continue // white space in <…> is fine
 				}

@@ -23,7 +23,7 @@ type md struct {
 	doc []byte
 
 	open   []container // the open block quotes and list items, outermost first
-	plines []span      // the lines of the open paragraph: content start, line end
+	pstart int         // the lines of the open paragraph are rlines[pstart:]: content start, line end
 
 	fenceOpen bool // a fenced code block, in the innermost open container
 	fenceChar byte
@@ -33,14 +33,15 @@ type md struct {
 	// end of the document, when the labels of every reference definition,
 	// which a reference link may use before it, are known.
 	regions []region
-	rlines  []span          // the lines of the paragraph regions
+	rlines  []span          // the lines of the paragraph regions, then of the open paragraph
 	labels  map[string]bool // normalised (normLabel)
 
 	// inline scratch
 	skips, noBare []span
 	stack         []opener
-	lastBracket   int // the last "[" or "]" of the inline region seen
-	runs          map[int][]int
+	lastBracket   int           // the last "[" or "]" of the inline region seen
+	runs          map[int][]int // the backtick strings of the inline region by length, once runsIndexed
+	runsIndexed   bool
 	lines         []span  // the lines of the inline region being scanned, if a paragraph's
 	region        span    // the inline region being scanned
 	breaks        []int   // its line breaks, once lineEndAt needs them
@@ -135,6 +136,10 @@ type opener struct {
 // match "SS").
 func (sc *scanner) scanMarkdown(a, b int) {
 	m := &md{sc: sc, doc: sc.doc}
+	// Room for the inline regions and paragraph lines of most documents
+	// at once, not by doubling.
+	m.regions = make([]region, 0, (b-a)/128+16)
+	m.rlines = make([]span, 0, (b-a)/64+16)
 	for ls := a; ls < b; {
 		ls = m.line(ls, b)
 	}
@@ -148,20 +153,28 @@ func (sc *scanner) scanMarkdown(a, b int) {
 // flush ends the open paragraph: its reference definitions, then the rest
 // as an inline region.
 func (m *md) flush() {
-	if len(m.plines) == 0 {
-		return
+	if m.paraOpen() {
+		m.endPara()
 	}
-	if k := m.refDefs(m.plines); k < len(m.plines) {
-		m.addPara(m.plines[k:])
-	}
-	m.plines = m.plines[:0]
 }
 
-// addPara adds the paragraph lines ls as an inline region.
-func (m *md) addPara(ls []span) {
-	n := len(m.rlines)
-	m.rlines = append(m.rlines, ls...)
-	m.regions = append(m.regions, region{span{ls[0].start, ls[len(ls)-1].end}, span{n, len(m.rlines)}})
+// paraOpen reports whether a paragraph is open.
+func (m *md) paraOpen() bool { return len(m.rlines) > m.pstart }
+
+// endPara ends the open paragraph, rlines[pstart:]: its reference
+// definitions, then the rest as an inline region, whose lines stay where
+// they are. It reports whether there is such a rest.
+func (m *md) endPara() bool {
+	ls := m.rlines[m.pstart:]
+	k := m.refDefs(ls)
+	rest := k < len(ls)
+	if rest {
+		m.regions = append(m.regions, region{span{ls[k].start, ls[len(ls)-1].end}, span{m.pstart + k, len(m.rlines)}})
+	} else {
+		m.rlines = m.rlines[:m.pstart]
+	}
+	m.pstart = len(m.rlines)
+	return rest
 }
 
 // addText adds doc[a:b], on one line, as an inline region.
@@ -174,27 +187,18 @@ func (m *md) addText(a, b int) {
 // heading's inline region. When the definitions take every line there is
 // no heading, and it returns false: the underline is paragraph text.
 func (m *md) setextHeading() bool {
-	n := len(m.plines)
-	k := m.refDefs(m.plines)
-	if k < n {
-		m.addPara(m.plines[k:])
-	}
-	m.plines = m.plines[:0]
-	return k < n
+	return m.endPara()
 }
 
 // para adds the line doc[q:le] to the open paragraph, or opens one.
 func (m *md) para(q, le int) {
-	m.plines = append(m.plines, span{q, le})
+	m.rlines = append(m.rlines, span{q, le})
 }
 
 // lineEnd returns the end of the line at ls (before its line break) and the
 // start of the next one.
 func lineEnd(doc []byte, ls, b int) (le, next int) {
-	le = ls
-	for le < b && doc[le] != '\n' && doc[le] != '\r' {
-		le++
-	}
+	le = lineBreak(doc, ls, b)
 	next = le
 	if next < b {
 		next++
@@ -346,7 +350,7 @@ func (m *md) line(ls, b int) int {
 		}
 		m.fenceOpen = false // its container ended
 	}
-	paraOpen := len(m.plines) > 0
+	paraOpen := m.paraOpen()
 	// A new list item interrupts a paragraph of the innermost container
 	// only if it is not empty and, ordered, starts at 1 (§5.2).
 	interrupting := paraOpen && matched == len(m.open)
@@ -385,7 +389,7 @@ func (m *md) line(ls, b int) int {
 	if n := len(m.open); n > 0 {
 		m.open[n-1].empty = false
 	}
-	paraOpen = len(m.plines) > 0
+	paraOpen = m.paraOpen()
 	if ind >= 4 {
 		if paraOpen {
 			m.para(q, le) // indented code cannot interrupt a paragraph
@@ -990,6 +994,18 @@ func (m *md) refDef(ls []span) int {
 // folded, white space trimmed and collapsed to one space. The case folding
 // is Go's simple one (upper, then lower case), not Unicode's full folding
 // ("ẞ" does not match "SS").
+// hasLabel reports whether the label b is defined, without building its
+// normal form when b is in it already (the common case: lower-case ASCII
+// words with single spaces between them).
+func (m *md) hasLabel(b []byte) bool {
+	for i, c := range b {
+		if c >= 0x80 || 'A' <= c && c <= 'Z' || c < ' ' || c == ' ' && (i == 0 || i == len(b)-1 || b[i-1] == ' ') {
+			return m.labels[normLabel(b)]
+		}
+	}
+	return m.labels[string(b)]
+}
+
 func normLabel(b []byte) string {
 	return strings.ToLower(strings.ToUpper(strings.Join(strings.Fields(string(b)), " ")))
 }
@@ -1273,13 +1289,9 @@ func FileNameEnd(s string) bool {
 	return letter
 }
 
-// mdSpecial are the bytes that may start inline structure.
-var mdSpecial = func() (t [256]bool) {
-	for _, c := range "\\`<![]" {
-		t[c] = true
-	}
-	return t
-}()
+// mdSpecial are the bytes that may start inline structure: the inline
+// scan jumps from one to the next.
+var mdSpecial = newByteSet("\\`<![]")
 
 // inline scans the inline region doc[a:b] (a paragraph, heading or table
 // cell) in two passes: first the structure CommonMark gives precedence over
@@ -1288,18 +1300,16 @@ var mdSpecial = func() (t [256]bool) {
 // bare URLs in the text between.
 func (m *md) inline(a, b int) {
 	sc, doc := m.sc, m.doc
-	m.skips, m.noBare, m.stack, m.runs = m.skips[:0], m.noBare[:0], m.stack[:0], nil
+	m.skips, m.noBare, m.stack, m.runsIndexed = m.skips[:0], m.noBare[:0], m.stack[:0], false
 	m.region, m.breaks, m.lastBracket = span{a, b}, nil, -1
 	defer func() { m.region = span{} }()
 	watermark := 0 // openers below it are inactive (inside a link)
 	aOpen := -1    // the start of an open inline <a> element
-	for i := a; i < b; {
-		c := doc[i]
-		if !mdSpecial[c] {
-			i++
-			continue
+	for i := a; ; {
+		if i = mdSpecial.next(doc, i, b); i >= b {
+			break
 		}
-		switch c {
+		switch doc[i] {
 		case '\\':
 			if i+1 < b && isASCIIPunct(doc[i+1]) {
 				i += 2
@@ -1472,7 +1482,7 @@ func (m *md) refLink(ts, i, b int) (int, bool) {
 			if k > i+2 {
 				// Full: the label decides; a label that is not defined is
 				// no link, and not a shortcut either.
-				return k + 1, m.labels[normLabel(doc[i+2:k])]
+				return k + 1, m.hasLabel(doc[i+2 : k])
 			}
 			if m.textLabel(ts, i) {
 				return k + 1, true // collapsed
@@ -1489,7 +1499,7 @@ func (m *md) refLink(ts, i, b int) (int, bool) {
 // textLabel reports whether the link text doc[ts:i] is a defined label:
 // at most 999 characters, no brackets in it (but escaped ones).
 func (m *md) textLabel(ts, i int) bool {
-	return m.lastBracket < ts && i-ts <= 999 && strings.TrimSpace(string(m.doc[ts:i])) != "" && m.labels[normLabel(m.doc[ts:i])]
+	return m.lastBracket < ts && i-ts <= 999 && len(bytes.TrimSpace(m.doc[ts:i])) > 0 && m.hasLabel(m.doc[ts:i])
 }
 
 // linkTail parses an inline link's "(destination "title")" at doc[p] ==
@@ -1602,16 +1612,34 @@ func (m *md) nextLineStart(e int) int {
 
 // codeSpanEnd returns the end of the code span whose opening backtick
 // string doc[i:i+n] is, or -1 (CommonMark §6.1: the next backtick string
-// of the same length closes it). The backtick strings of the region are
-// indexed once by length, so that finding a closer never rescans.
+// of the same length closes it). Most close at the next backtick string;
+// for the others, the backtick strings of the region are indexed once by
+// length, so that finding a closer never rescans.
 func (m *md) codeSpanEnd(a, b, i, n int) int {
 	doc := m.doc
-	if m.runs == nil {
-		m.runs = map[int][]int{}
-		for k := a; k < b; {
-			if doc[k] != '`' {
-				k++
-				continue
+	// Most code spans close at the next backtick string: no index needed.
+	if k := nextByte(doc, i+n, b, '`'); k < b {
+		e := k
+		for e < b && doc[e] == '`' {
+			e++
+		}
+		if e-k == n {
+			return e
+		}
+	} else {
+		return -1
+	}
+	if !m.runsIndexed {
+		m.runsIndexed = true
+		if m.runs == nil {
+			m.runs = map[int][]int{}
+		}
+		for n, list := range m.runs {
+			m.runs[n] = list[:0] // reused from the region before
+		}
+		for k := a; ; {
+			if k = nextByte(doc, k, b, '`'); k >= b {
+				break
 			}
 			s := k
 			for k < b && doc[k] == '`' {

@@ -54,20 +54,23 @@ func TestPathological(t *testing.T) {
 	for _, p := range []string{"(", "<", "[", "http://example.com/a"} {
 		doc := []byte(strings.Repeat(p, size/len(p)))
 		for _, lang := range []string{"plaintext", "markdown", "html", "go"} {
-			checkInvariants(t, doc, Scan(doc, lang))
-			checkSuppressions(t, doc, Suppressions(doc, lang))
+			r := Scan(doc, lang)
+			checkInvariants(t, doc, r.Candidates)
+			checkSuppressions(t, doc, r.Suppressions)
 		}
 	}
 	for _, p := range pathoMarkdown {
 		doc := []byte(strings.Repeat(p[0], (128<<10)/max(1, len(p[0]))) + "a" + strings.Repeat(p[1], (128<<10)/len(p[1])) + p[2])
-		checkInvariants(t, doc, Scan(doc, "markdown"))
-		checkSuppressions(t, doc, Suppressions(doc, "markdown"))
+		r := Scan(doc, "markdown")
+		checkInvariants(t, doc, r.Candidates)
+		checkSuppressions(t, doc, r.Suppressions)
 	}
 	for _, p := range pathological {
 		doc := []byte(strings.Repeat(p, (256<<10)/len(p)))
 		for _, lang := range pathoLanguages {
-			checkInvariants(t, doc, Scan(doc, lang))
-			checkSuppressions(t, doc, Suppressions(doc, lang))
+			r := Scan(doc, lang)
+			checkInvariants(t, doc, r.Candidates)
+			checkSuppressions(t, doc, r.Suppressions)
 		}
 	}
 }

@@ -47,7 +47,7 @@ func TestRST(t *testing.T) {
 
 func TestRSTSuppressions(t *testing.T) {
 	doc := []byte(".. urlls-disable-next-line\n\nhttp://a.org/%zz\n\nText.\n")
-	sups := Suppressions(doc, "restructuredtext")
+	sups := Scan(doc, "restructuredtext").Suppressions
 	if len(sups) != 1 {
 		t.Fatalf("got %v, want one suppression", sups)
 	}

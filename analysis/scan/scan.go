@@ -205,8 +205,43 @@ func (c *Candidate) DocOffset(i int) int {
 	return c.Offsets[i]
 }
 
-// Scan finds the candidate URLs of doc, in document order, for the LSP
-// language id lang: "markdown"; "html" (and "xml", "xhtml", "svg", "vue",
+// Result is what Scan finds in a document.
+type Result struct {
+	// Candidates are the candidate URLs, in document order.
+	Candidates []Candidate
+	// Suppressions are the spans of the document where the suppression
+	// directives of its comments suppress diagnostics, ordered by Start.
+	//
+	// A directive is the first word of a comment (after white space and
+	// decoration such as "*", "#", "/" or "-"), so that prose that mentions
+	// one is not one; codes may follow, separated by white space or commas,
+	// up to the end of the comment or a "--" that starts a free-form reason
+	// ("// urlls-disable-next-line bad-escape, unsafe-char -- legacy link"),
+	// on the directive's line:
+	//   - urlls-disable-line: the line of the directive;
+	//   - urlls-disable-next-line: the line after the comment's last line;
+	//   - urlls-disable … urlls-enable: from the start of the disabling
+	//     comment to the start of the enabling one, or to the end of the
+	//     document. An urlls-enable with codes ends the regions of those
+	//     codes only; one without codes ends them all. A region that
+	//     disables all codes is ended only by an urlls-enable without codes.
+	//
+	// A line span runs from the start of the line to the start of the next
+	// one (its line break included).
+	//
+	// The comments are those of the language, found by the same pass that
+	// finds the URLs: //, /* */ and the other comments of code (so a
+	// directive inside a string is not one); <!-- --> in HTML and Markdown
+	// (not in code blocks or code spans); the comments of reStructuredText
+	// and AsciiDoc; in plain text and unknown languages, a line whose first
+	// non-blank characters are //, #, ;, --, /* or <!--, up to the end of
+	// the line or the comment's closing delimiter.
+	Suppressions []Suppression
+}
+
+// Scan finds, in one pass over doc, its candidate URLs (in document order)
+// and its suppression directives (see Result), for the LSP language id
+// lang: "markdown"; "html" (and "xml", "xhtml", "svg", "vue",
 // "svelte", which are scanned as HTML); "restructuredtext"; "asciidoc";
 // "plaintext"; or a code language
 // ("go", "python", "javascript", "typescript", "javascriptreact",
@@ -237,10 +272,17 @@ func (c *Candidate) DocOffset(i int) int {
 // comments give the rules. Scan never panics and runs in
 // time linear in len(doc) (up to a logarithmic factor for Markdown code
 // spans).
-func Scan(doc []byte, lang string) []Candidate {
-	sc := &scanner{doc: doc}
+func Scan(doc []byte, lang string) Result {
+	kind, _ := languageKind(lang)
+	sc := &scanner{doc: doc, wantComments: kind != kindText}
 	sc.run(lang)
-	return sc.sorted()
+	if kind == kindText {
+		// Plain text has no comment syntax of its own (and the AsciiDoc
+		// that looksLikeAsciiDoc finds in it keeps to the plain-text one).
+		sc.wantComments = true
+		sc.textComments()
+	}
+	return Result{Candidates: sc.sorted(), Suppressions: suppressions(doc, sc.comments)}
 }
 
 func (sc *scanner) run(lang string) {

@@ -58,7 +58,7 @@ func runScanCases(t *testing.T, cases []scanCase) {
 			if len(spans) != len(tc.want) {
 				t.Fatalf("test has %d marked spans and %d wants", len(spans), len(tc.want))
 			}
-			got := Scan([]byte(doc), tc.lang)
+			got := Scan([]byte(doc), tc.lang).Candidates
 			checkInvariants(t, []byte(doc), got)
 			for i := 0; i < max(len(got), len(spans)); i++ {
 				if i >= len(got) {

@@ -1,6 +1,7 @@
 package scan
 
 import (
+	"bytes"
 	"slices"
 	"strings"
 )
@@ -25,41 +26,14 @@ func (s Suppression) Suppresses(off int, code string) bool {
 // The directives, longest first.
 var directives = []string{"urlls-disable-next-line", "urlls-disable-line", "urlls-disable", "urlls-enable"}
 
-// Suppressions finds the suppression directives of doc, for the LSP
-// language id lang, and returns the spans they suppress, ordered by Start.
-//
-// A directive is the first word of a comment (after white space and
-// decoration such as "*", "#", "/" or "-"), so that prose that mentions one
-// is not one; codes may follow, separated by white space or commas, up to
-// the end of the comment or a "--" that starts a free-form reason
-// ("// urlls-disable-next-line bad-escape, unsafe-char -- legacy link"),
-// on the directive's line:
-//   - urlls-disable-line: the line of the directive;
-//   - urlls-disable-next-line: the line after the comment's last line;
-//   - urlls-disable … urlls-enable: from the start of the disabling comment
-//     to the start of the enabling one, or to the end of the document. An
-//     urlls-enable with codes ends the regions of those codes only; one
-//     without codes ends them all. A region that disables all codes is ended
-//     only by an urlls-enable without codes.
-//
-// A line span runs from the start of the line to the start of the next one
-// (its line break included).
-//
-// The comments are those of the language: //, /* */ and the other comments
-// of code (the same tokenizer as Scan, so a directive inside a string is
-// not one); <!-- --> in HTML and Markdown (not in code blocks or code spans);
-// in plain text and unknown languages, a line whose first non-blank
-// characters are //, #, ;, --, /* or <!--, up to the end of the line or the
-// comment's closing delimiter.
-func Suppressions(doc []byte, lang string) []Suppression {
-	sc := &scanner{doc: doc, wantComments: true, quiet: true}
-	if kind, _ := languageKind(lang); kind == kindText {
-		sc.textComments()
-	} else {
-		sc.run(lang)
-	}
-	slices.SortStableFunc(sc.comments, func(x, y comment) int { return x.start - y.start })
+// directivePrefix starts every directive.
+const directivePrefix = "urlls-"
 
+// suppressions returns the spans that the suppression directives of the
+// comments (in any order) suppress, ordered by Start. The directives are
+// described at Result.Suppressions.
+func suppressions(doc []byte, comments []comment) []Suppression {
+	slices.SortStableFunc(comments, func(x, y comment) int { return x.start - y.start })
 	var out []Suppression
 	lines := lineIndex{doc: doc}
 	all := -1             // start of the open all-codes region
@@ -73,7 +47,7 @@ func Suppressions(doc []byte, lang string) []Suppression {
 			}
 		}
 	}
-	for _, c := range sc.comments {
+	for _, c := range comments {
 		d, p, codes := directive(doc, c)
 		switch d {
 		case "urlls-disable-line":
@@ -128,11 +102,8 @@ type openRegion struct {
 // directive returns the directive that starts the comment c, the offset
 // of its first byte, and its codes (nil for none), or "".
 func directive(doc []byte, c comment) (string, int, []string) {
-	p, e := c.bodyStart, c.bodyEnd
-	for p < e && (isSpace(doc[p]) || strings.IndexByte("*#/;-!%", doc[p]) >= 0) {
-		p++
-	}
-	if !hasPrefix(doc[p:e], "urlls-") {
+	p, e := directiveStart(doc, c), c.bodyEnd
+	if !hasPrefix(doc[p:e], directivePrefix) {
 		return "", 0, nil
 	}
 	for _, d := range directives {
@@ -160,6 +131,16 @@ func directive(doc []byte, c comment) (string, int, []string) {
 		return d, p, codes
 	}
 	return "", 0, nil
+}
+
+// directiveStart returns where the first word of the comment c starts,
+// after white space and decoration such as "*", "#", "/" or "-".
+func directiveStart(doc []byte, c comment) int {
+	p := c.bodyStart
+	for p < c.bodyEnd && (isSpace(doc[p]) || strings.IndexByte("*#/;-!%", doc[p]) >= 0) {
+		p++
+	}
+	return p
 }
 
 // lineIndex answers line questions for offsets that do not decrease, in
@@ -192,26 +173,47 @@ func (l *lineIndex) nextStart(p int) int {
 	return e
 }
 
-// textComments finds the comments of plain text: lines that start with a
-// comment delimiter.
+// textComments finds the comments of plain text that may hold a
+// directive: lines that start with a comment delimiter and hold "urlls-".
+// Every directive holds "urlls-", so the search jumps from one to the next
+// (at memory speed) and reads only their lines: the rest of the document
+// is not read again.
 func (sc *scanner) textComments() {
 	doc := sc.doc
-	for ls := 0; ls < len(doc); {
-		le, next := lineEnd(doc, ls, len(doc))
-		_, p := indent(doc, ls, le)
-		for _, d := range [][2]string{{"<!--", "-->"}, {"/*", "*/"}, {"//", ""}, {"#", ""}, {"--", ""}, {";", ""}} {
-			if !hasPrefix(doc[p:le], d[0]) {
-				continue
-			}
-			bs, be, end := p+len(d[0]), le, le
-			if d[1] != "" {
-				if k := indexString(doc[bs:le], d[1]); k >= 0 {
-					be, end = bs+k, bs+k+len(d[1])
-				}
-			}
-			sc.comment(p, end, bs, be)
-			break
+	for from := 0; from < len(doc); {
+		k := indexString(doc[from:], directivePrefix)
+		if k < 0 {
+			return
 		}
-		ls = next
+		k += from
+		ls := from
+		if nl := bytes.LastIndexAny(doc[from:k], "\n\r"); nl >= 0 {
+			ls = from + nl + 1
+		}
+		le, next := lineEnd(doc, ls, len(doc))
+		sc.textComment(ls, le)
+		from = next
+	}
+}
+
+// textComment records the comment of the plain-text line doc[ls:le], if
+// its first non-blank characters are a comment delimiter: //, #, ;, --,
+// /* or <!--, up to the end of the line or the comment's closing
+// delimiter.
+func (sc *scanner) textComment(ls, le int) {
+	doc := sc.doc
+	_, p := indent(doc, ls, le)
+	for _, d := range [][2]string{{"<!--", "-->"}, {"/*", "*/"}, {"//", ""}, {"#", ""}, {"--", ""}, {";", ""}} {
+		if !hasPrefix(doc[p:le], d[0]) {
+			continue
+		}
+		bs, be, end := p+len(d[0]), le, le
+		if d[1] != "" {
+			if k := indexString(doc[bs:le], d[1]); k >= 0 {
+				be, end = bs+k, bs+k+len(d[1])
+			}
+		}
+		sc.comment(p, end, bs, be)
+		return
 	}
 }

@@ -73,7 +73,7 @@ func TestSuppressions(t *testing.T) {
 			if len(spans) != len(tc.codes) {
 				t.Fatalf("%d spans marked, %d code lists", len(spans), len(tc.codes))
 			}
-			got := Suppressions([]byte(doc), tc.lang)
+			got := Scan([]byte(doc), tc.lang).Suppressions
 			checkSuppressions(t, []byte(doc), got)
 			var want []Suppression
 			for i, sp := range spans {
@@ -107,5 +107,45 @@ func TestSuppresses(t *testing.T) {
 	}
 	if !(Suppression{Start: 0, End: 5}).Suppresses(3, "anything") {
 		t.Error("nil Codes must suppress every code")
+	}
+}
+
+// TestScanOnePass: one Scan finds both the URLs and the suppressions of a
+// document, in every language mode.
+func TestScanOnePass(t *testing.T) {
+	for _, tc := range []struct{ lang, doc string }{
+		{"markdown", "<!-- urlls-disable-next-line -->\n⟦See http://a.com/%zz.\n⟧"},
+		{"html", "<!-- urlls-disable-next-line -->\n⟦<a href=\"http://a.com/%zz\">a</a>\n⟧"},
+		{"plaintext", "# urlls-disable-next-line\n⟦http://a.com/%zz\n⟧"},
+		{"restructuredtext", ".. urlls-disable-next-line\n⟦See http://a.com/%zz.\n⟧"},
+		{"asciidoc", "// urlls-disable-next-line\n⟦See http://a.com/%zz.\n⟧"},
+		{"go", "// urlls-disable-next-line\n⟦u := \"http://a.com/%zz\"\n⟧"},
+		{"python", "# urlls-disable-next-line\n⟦u = 'http://a.com/%zz'\n⟧"},
+	} {
+		t.Run(tc.lang, func(t *testing.T) {
+			doc, spans := unmark2(t, tc.doc)
+			r := Scan([]byte(doc), tc.lang)
+			if len(r.Candidates) != 1 || r.Candidates[0].Text != "http://a.com/%zz" {
+				t.Errorf("candidates %v", r.Candidates)
+			}
+			want := []Suppression{{spans[0][0], spans[0][1], nil}}
+			if fmt.Sprint(r.Suppressions) != fmt.Sprint(want) {
+				t.Errorf("suppressions %v, want %v", r.Suppressions, want)
+			}
+		})
+	}
+}
+
+// TestTextCommentsLines: plain text's comments are found from the
+// directives they hold, on lines ended by "\n", "\r\n" or "\r", and a line
+// that holds several is read once.
+func TestTextCommentsLines(t *testing.T) {
+	doc, spans := unmark2(t, "x urlls-disable\r# urlls-disable-next-line a, urlls-enable\r⟦y\r⟧z\r\n"+
+		"⟦; urlls-disable-line -- urlls-enable\r\n⟧# urlls-disable urlls-disable")
+	got := Scan([]byte(doc), "plaintext").Suppressions
+	want := []Suppression{{spans[0][0], spans[0][1], []string{"a", "urlls-enable"}}, {spans[1][0], spans[1][1], nil},
+		{len(doc) - len("# urlls-disable urlls-disable"), len(doc), []string{"urlls-disable"}}}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("got  %v\nwant %v", got, want)
 	}
 }

@@ -173,7 +173,7 @@ func (sc *scanner) emitJoined(p, q int, ctx Context, rel bool) {
 	for q > p && isSpace(doc[q-1]) {
 		q--
 	}
-	if p >= q || sc.quiet {
+	if p >= q {
 		return
 	}
 	c := Candidate{Start: p, End: q, Context: ctx, Relative: rel}

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/urlls/urlls/analysis/checks"
 	"github.com/urlls/urlls/analysis/config"
 )
 
@@ -33,7 +32,7 @@ func BenchmarkWriteFindings(b *testing.B) {
 			for _, n := range []int{1, 4} {
 				doc := tc.doc(n)
 				r := fileResult{path: "doc.txt", doc: doc, cfg: cfg,
-					findings: cfg.Apply(doc, "plaintext", checks.CheckDocument(doc, "plaintext"))}
+					findings: checkApply(cfg, doc, "plaintext")}
 				b.Run(fmt.Sprintf("%s/%s/%dx", tc.name, format, n), func(b *testing.B) {
 					var size int64
 					for b.Loop() {

@@ -569,10 +569,10 @@ func (c *checker) checkFile(t target, stdin io.Reader) fileResult {
 	if lang == "" {
 		lang = "plaintext"
 	}
-	cands := scan.Scan(r.doc, lang)
-	r.urls = len(cands)
+	scanned := scan.Scan(r.doc, lang)
+	r.urls = len(scanned.Candidates)
 	opts := cfg.CheckOptions()
-	r.findings = cfg.Apply(r.doc, lang, opts.CheckCandidates(r.doc, cands))
+	r.findings = cfg.Apply(scanned.Suppressions, opts.CheckCandidates(r.doc, scanned.Candidates))
 	if c.fix && len(r.findings) > 0 {
 		fixed, n := applyPreferredFixes(r.doc, r.findings)
 		if n > 0 && !bytes.Equal(fixed, r.doc) {
@@ -581,7 +581,8 @@ func (c *checker) checkFile(t target, stdin io.Reader) fileResult {
 				return r
 			}
 			r.doc = fixed
-			r.findings = cfg.Apply(fixed, lang, opts.CheckDocument(fixed, lang))
+			scanned = scan.Scan(fixed, lang)
+			r.findings = cfg.Apply(scanned.Suppressions, opts.CheckCandidates(fixed, scanned.Candidates))
 		}
 	}
 	return r

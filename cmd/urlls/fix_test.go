@@ -348,7 +348,7 @@ func FuzzFix(f *testing.F) {
 
 		// The fix-all, computed again.
 		lang := languageOf(path, "", config.Config{})
-		findings := config.Config{}.Apply(doc, lang, checks.CheckDocument(doc, lang))
+		findings := checkApply(config.Config{}, doc, lang)
 		edits, _ := config.FixAll(findings)
 		var want []byte
 		last := 0
@@ -376,7 +376,7 @@ func FuzzFix(f *testing.F) {
 		}
 
 		// None of the findings fixed is found again where it was.
-		refound := config.Config{}.Apply(got, lang, checks.CheckDocument(got, lang))
+		refound := checkApply(config.Config{}, got, lang)
 		for _, fd := range findings {
 			if !fixApplied(fd, edits) {
 				continue

@@ -63,7 +63,7 @@ func TestGolden(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			findings := cfg.Apply(doc.Data, lang, checks.CheckDocument(doc.Data, lang))
+			findings := checkApply(cfg, doc.Data, lang)
 			gotDiags := renderFindings(doc.Data, findings)
 			gotFixed := fixAll(cfg, doc.Data, lang)
 
@@ -87,7 +87,7 @@ func TestGolden(t *testing.T) {
 					t.Errorf("fixed document (-want +got):\n%s", d)
 				}
 			}
-			for _, f := range cfg.Apply(gotFixed, lang, checks.CheckDocument(gotFixed, lang)) {
+			for _, f := range checkApply(cfg, gotFixed, lang) {
 				if len(f.SuggestedFixes) > 0 && f.Severity <= checks.Warning {
 					t.Errorf("the fixed document still has a fixable error or warning: %s %s at %d", f.Code, f.Message, f.Start)
 				}
@@ -132,7 +132,7 @@ func renderFindings(doc []byte, findings []config.Finding) []byte {
 // another finding, e.g. a decoded escape), at most a few rounds.
 func fixAll(cfg config.Config, doc []byte, lang string) []byte {
 	for round := 0; round < 8; round++ {
-		findings := cfg.Apply(doc, lang, checks.CheckDocument(doc, lang))
+		findings := checkApply(cfg, doc, lang)
 		fixed, n := applyPreferredFixes(doc, findings)
 		if n == 0 {
 			break
@@ -155,4 +155,11 @@ func setSection(ar *txtar.Archive, name string, data []byte) {
 		}
 	}
 	ar.Files = append(ar.Files, txtar.File{Name: name, Data: data})
+}
+
+// checkApply checks doc as the check command does, with the default check
+// options: one scan for its candidates and suppressions, then cfg.Apply.
+func checkApply(cfg config.Config, doc []byte, lang string) []config.Finding {
+	scanned := scan.Scan(doc, lang)
+	return cfg.Apply(scanned.Suppressions, checks.CheckCandidates(doc, scanned.Candidates))
 }

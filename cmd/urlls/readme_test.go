@@ -61,7 +61,7 @@ func TestReadmeCatalog(t *testing.T) {
 					n, _ := strconv.Atoi(m[1])
 					cfg.MaxFindings = &n
 				}
-				for _, f := range cfg.Limit(cfg.Apply(doc, "plaintext", checks.CheckDocument(doc, "plaintext"))) {
+				for _, f := range cfg.Limit(checkApply(cfg, doc, "plaintext")) {
 					has = has || f.Code == c.Name
 				}
 				if want := kind == "Bad"; has != want {

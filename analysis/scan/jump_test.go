@@ -1,0 +1,226 @@
+package scan
+
+import (
+	"fmt"
+	"testing"
+)
+
+// bareWords is the byte-at-a-time reader of scanBare, kept as the reference
+// its jump search is tested against: every letter starts a word of scheme
+// characters, and a word followed by ":" or "/" at a word boundary is
+// offered to bareAt.
+func (sc *scanner) bareWords(a, b int, o bareOpts) {
+	doc := sc.doc
+	i := a
+	for i < b {
+		c := doc[i]
+		if !isAlpha(c) {
+			i++
+			continue
+		}
+		j := i + 1
+		for j < b && isSchemeChar(doc[j]) {
+			j++
+		}
+		if j >= b || doc[j] != ':' && doc[j] != '/' || !schemeBoundary(doc, i) {
+			i = j
+			continue
+		}
+		if end, ok := sc.bareAt(i, j, b, o); ok {
+			i = end
+		} else {
+			i = j
+		}
+	}
+}
+
+// bareOptsVariants are the contexts scanBare runs in.
+var bareOptsVariants = []bareOpts{
+	{}, {ctx: Code}, {mode: decHTMLText}, {mode: decMarkdown, entityTail: true},
+	{mode: decMarkdown, brackets: true, pipe: true}, {ctx: Code, code: true, mode: decString},
+}
+
+// FuzzScanBareJump: scanBare, which jumps from ":" to "/", finds what the
+// byte-at-a-time reader finds, in every region of the document (a region
+// may start or end inside a word or a URL), in every context.
+func FuzzScanBareJump(f *testing.F) {
+	for _, s := range []string{
+		"see http://a.com/x and mailto:a@b.c, urn:isbn:123 or https//host.example",
+		"1-2ahttp://x 3.http://y _http://z_ a_http://w x+https://v (http://a.com/(b))",
+		"http://a.com.:y http::host.example file:/etc file:line C://x ab.cd://e",
+		"éhttp://x 詳細はhttp://y.org/ \"http://q.org\" 'http://s.org' http://a.com&amp;b:c/d",
+		"http://x.org/%s/{id}${v}#{w} https://{{ .Site }}/a <http://a> a/b:c//d e:/f",
+	} {
+		f.Add([]byte(s), uint8(0), uint8(0), uint8(0))
+	}
+	f.Fuzz(func(t *testing.T, doc []byte, from, to, opt uint8) {
+		a, b := int(from)%(len(doc)+1), int(to)%(len(doc)+1)
+		if a > b {
+			a, b = b, a
+		}
+		o := bareOptsVariants[int(opt)%len(bareOptsVariants)]
+		fast, ref := &scanner{doc: doc}, &scanner{doc: doc}
+		fast.scanBare(a, b, o)
+		ref.bareWords(a, b, o)
+		if fmt.Sprint(fast.cands) != fmt.Sprint(ref.cands) {
+			t.Errorf("doc %q [%d:%d] %+v:\njump %v\nstep %v", doc, a, b, o, fast.cands, ref.cands)
+		}
+	})
+}
+
+// TestByteSetIndex: byteSet.index finds the first byte of the set at
+// every offset, across the eight-byte steps and the tail.
+func TestByteSetIndex(t *testing.T) {
+	set := newByteSet("\\`<![]")
+	for n := 0; n <= 40; n++ {
+		for at := -1; at < n; at++ {
+			b := make([]byte, n)
+			for i := range b {
+				b[i] = 'a' + byte(i%26)
+			}
+			if at >= 0 {
+				b[at] = '['
+				if at+3 < n {
+					b[at+3] = '`'
+				}
+			}
+			if got := set.index(b); got != at {
+				t.Errorf("index(%q) = %d, want %d", b, got, at)
+			}
+		}
+	}
+}
+
+// FuzzByteSetIndex: byteSet.index agrees with a byte-at-a-time search.
+func FuzzByteSetIndex(f *testing.F) {
+	f.Add([]byte("hello [world] `code` <tag> !x \\y"), "\\`<![]")
+	f.Fuzz(func(t *testing.T, b []byte, set string) {
+		want := -1
+		for i, c := range b {
+			if indexByte([]byte(set), c) >= 0 {
+				want = i
+				break
+			}
+		}
+		if got := newByteSet(set).index(b); got != want {
+			t.Errorf("index(%q, %q) = %d, want %d", b, set, got, want)
+		}
+	})
+}
+
+// inlineStepwise is AsciiDoc's inline scan as it was before it jumped
+// (byte at a time), kept as the reference the jump is tested against.
+func (d *adoc) inlineStepwise(a, b int) {
+	sc, doc := d.sc, d.doc
+	// Backslash escapes ("\\..." keeps "..." from becoming an ellipsis)
+	// and character references are decoded, as in Markdown.
+	o := bareOpts{mode: decMarkdown, brackets: true, pipe: d.table}
+	word := func(i int) bool { // a word starts at doc[i]
+		return i == a || !(isWordByte(doc[i-1]) || doc[i-1] == '\\')
+	}
+	for i := a; i < b; {
+		c := doc[i]
+		switch {
+		case c == '\\':
+			// An escaped URL, macro or attribute reference is text.
+			k := i + 1
+			if k < b && (isAlpha(doc[k]) || doc[k] == '{') {
+				for k < b && !isSpace(doc[k]) {
+					k++
+				}
+			}
+			i = max(k, i+1)
+			continue
+		case c == '+' && word(i):
+			if end := d.passthrough(i, b); end > 0 {
+				i = end
+				continue
+			}
+		case c == '`' && i+1 < b && doc[i+1] == '+':
+			if k := sc.nextIndex("adoc+`", i+2, b, "+`"); k >= 0 {
+				i = k + 2
+				continue
+			}
+		case c == '$' && i+1 < b && doc[i+1] == '$':
+			if k := sc.nextIndex("adoc$$", i+2, b, "$$"); k >= 0 {
+				i = k + 2
+				continue
+			}
+		case c == '<' && i+1 < b && doc[i+1] == '<':
+			if k := indexString(doc[i+2:min(b, i+256)], ">>"); k >= 0 {
+				i = i + 2 + k + 2
+				continue
+			}
+		case c == '{' && word(i):
+			if k := attrRef(doc, i, b); k > 0 {
+				// "{url-repo}/issues[text]": skipped with its text.
+				for k < b && !isSpace(doc[k]) && doc[k] != '[' {
+					k++
+				}
+				i = d.linkText(k, b)
+				continue
+			}
+		case isAlpha(c) && word(i) && schemeBoundary(doc, i):
+			j := i + 1
+			for j < b && isSchemeChar(doc[j]) {
+				j++
+			}
+			if end, ok := d.macro(i, j, b, o); ok {
+				i = end
+				continue
+			}
+			if end, ok := sc.bareAt(i, j, b, o); ok {
+				i = d.linkText(end, b)
+				continue
+			}
+			i = j
+			continue
+		}
+		i++
+	}
+}
+
+// FuzzAsciiDocInlineJump: AsciiDoc's inline scan, which jumps between its
+// special bytes, finds what the byte-at-a-time one finds, in any region.
+func FuzzAsciiDocInlineJump(f *testing.F) {
+	for _, s := range []string{
+		"see https://a.org[text] and link:b.html[x] mailto:a@b.c[m] image:i.png[]",
+		"a-+b+ +pass http://x+ ab+cd://e `+http://y+` $$http://z$$ <<ref,http://w>> {url}/x[t]",
+		"_a-http://x \\https://esc.org x_http://y 1http://z |http://c.org/x|y",
+	} {
+		f.Add([]byte(s), uint8(0), uint8(255), false)
+	}
+	f.Fuzz(func(t *testing.T, doc []byte, from, to uint8, table bool) {
+		a, b := int(from)%(len(doc)+1), int(to)%(len(doc)+1)
+		if a > b {
+			a, b = b, a
+		}
+		fast, ref := &scanner{doc: doc}, &scanner{doc: doc}
+		(&adoc{sc: fast, doc: doc, b: len(doc), regionStart: -1, table: table}).inline(a, b)
+		(&adoc{sc: ref, doc: doc, b: len(doc), regionStart: -1, table: table}).inlineStepwise(a, b)
+		if fmt.Sprint(fast.cands) != fmt.Sprint(ref.cands) {
+			t.Errorf("doc %q [%d:%d]:\njump %v\nstep %v", doc, a, b, fast.cands, ref.cands)
+		}
+	})
+}
+
+// FuzzIndex2: index2 agrees with a byte-at-a-time search, at every
+// alignment.
+func FuzzIndex2(f *testing.F) {
+	f.Add([]byte("line one\r\nline two\n"), byte('\n'), byte('\r'))
+	f.Add([]byte("\x80\x81\xff\x00\x01abcdefgh:ijk/"), byte(':'), byte('/'))
+	f.Fuzz(func(t *testing.T, b []byte, c1, c2 byte) {
+		for off := 0; off <= min(len(b), 8); off++ {
+			want := -1
+			for i, c := range b[off:] {
+				if c == c1 || c == c2 {
+					want = i
+					break
+				}
+			}
+			if got := index2(b[off:], c1, c2); got != want {
+				t.Fatalf("index2(%q, %q, %q) = %d, want %d", b[off:], c1, c2, got, want)
+			}
+		}
+	})
+}
