@@ -174,21 +174,20 @@ type place struct {
 // findings of each code into one (merge).
 func check(text string, rd reading) []finding {
 	fs, stop := analyze(text, rd)
-	before := make(map[place]bool, len(fs))
-	for _, f := range fs {
-		before[place{f.code, f.start}] = true
-	}
-	v := verifier{text: text, rd: rd, stop: stop, before: before, budget: verifyBudget}
+	v := verifier{text: text, rd: rd, stop: stop, findings: fs, budget: verifyBudget}
 	return merge(fs, &v)
 }
 
 // verifier checks fixes of one URL against what analyze found before.
 type verifier struct {
-	text   string
-	rd     reading
-	stop   int            // where the syntax parse stopped
-	before map[place]bool // the findings before any fix
-	budget int            // bytes left to re-check (verifyBudget)
+	text string
+	rd   reading
+	stop int // where the syntax parse stopped
+	// findings are those before any fix, and before their places, made on
+	// first use: most fixes leave no finding to look up.
+	findings []finding
+	before   map[place]bool
+	budget   int // bytes left to re-check (verifyBudget)
 }
 
 // verify applies the edits of a fix to the text and checks again: the fix
@@ -228,11 +227,22 @@ func (v *verifier) verify(gone []place, edits []edit) bool {
 				return false
 			}
 		}
-		if violation(g.code) && !v.before[place{g.code, at}] && !v.exposed(g, edits) {
+		if violation(g.code) && !v.wasThere(place{g.code, at}) && !v.exposed(g, edits) {
 			return false
 		}
 	}
 	return true
+}
+
+// wasThere reports whether a finding was at p before any fix.
+func (v *verifier) wasThere(p place) bool {
+	if v.before == nil {
+		v.before = make(map[place]bool, len(v.findings))
+		for _, f := range v.findings {
+			v.before[place{f.code, f.start}] = true
+		}
+	}
+	return v.before[p]
 }
 
 // exposed reports whether g, a finding of the fixed text, was there all
