@@ -2,7 +2,13 @@ package parser
 
 import (
 	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
+
+	"github.com/urlls/urlls/analysis/grammar"
 )
 
 // The three benchmarks run over the same URL set (benchURLs: 3000 generated
@@ -57,3 +63,58 @@ func BenchmarkRFC3986(b *testing.B) {
 		_, _ = RFC3986.Parse(urls[i%len(urls)], true)
 	}
 }
+
+// realURLs returns the URLs of testdata/real-valid.txt or
+// testdata/real-invalid.txt (see testdata/README.md): URLs real documents
+// hold, found by the scanner, one a line.
+func realURLs(t testing.TB, name string) []string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+}
+
+// realSets are the benchmark sets of real URLs: the valid ones, the invalid
+// ones, and all of them in the proportion the documents have them (the
+// valid file holds every seventh valid URL found, the invalid file every
+// invalid one, so all takes every seventh invalid URL).
+func realSets(b *testing.B) map[string][]string {
+	valid, invalid := realURLs(b, "real-valid.txt"), realURLs(b, "real-invalid.txt")
+	all := slices.Clone(valid)
+	for i := 0; i < len(invalid); i += 7 {
+		all = append(all, invalid[i])
+	}
+	return map[string][]string{"Valid": valid, "Invalid": invalid, "All": all}
+}
+
+// benchmarkParseReal is Parser.ParseReference into one reused tree, the
+// full production tree of each URL or its syntax error; one op is one URL.
+func benchmarkParseReal(b *testing.B, set string) {
+	urls := realSets(b)[set]
+	var p Parser
+	var t grammar.Tree
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		_ = p.ParseReference(urls[i%len(urls)], &t)
+	}
+}
+
+// benchmarkNetURLParseReal is net/url.Parse on the same URLs.
+func benchmarkNetURLParseReal(b *testing.B, set string) {
+	urls := realSets(b)[set]
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		_, _ = url.Parse(urls[i%len(urls)])
+	}
+}
+
+func BenchmarkParseRealValid(b *testing.B)         { benchmarkParseReal(b, "Valid") }
+func BenchmarkParseRealInvalid(b *testing.B)       { benchmarkParseReal(b, "Invalid") }
+func BenchmarkParseRealAll(b *testing.B)           { benchmarkParseReal(b, "All") }
+func BenchmarkNetURLParseRealValid(b *testing.B)   { benchmarkNetURLParseReal(b, "Valid") }
+func BenchmarkNetURLParseRealInvalid(b *testing.B) { benchmarkNetURLParseReal(b, "Invalid") }
+func BenchmarkNetURLParseRealAll(b *testing.B)     { benchmarkNetURLParseReal(b, "All") }

@@ -1,0 +1,131 @@
+package parser
+
+import (
+	"strings"
+	"sync"
+
+	"github.com/urlls/urlls/analysis/grammar"
+)
+
+// Syntax errors on the fast path. The general matcher reports a failure at
+// the furthest byte any alternative reached, with the production being
+// matched there, its chain from the start rule and everything the failed
+// alternatives would have accepted (grammar.SyntaxError). Where the fast
+// path stops in a part of the URL that holds no choice left to backtrack
+// into (the path and search of an http URL, a fragment, the first byte of a
+// relative reference), that byte is the furthest one, and what the matcher
+// reports there depends only on where the fast path stopped: a shape. The
+// fast path reports the offset itself and takes the rest from the shape,
+// which asks the general matcher once, on a template input that fails the
+// same way. Any other failure goes to the general matcher as before; the
+// differential test and the fuzz target hold the errors to the matcher's.
+
+// A shape is the Rule, Chain and Expected of a syntax error the fast path
+// recognizes, taken from the general matcher's error on template.
+type shape struct {
+	template string
+	relative bool // parse template as a reference
+	once     sync.Once
+	err      *grammar.SyntaxError
+}
+
+// at returns the shape's error at offset of input.
+func (s *shape) at(input string, offset int) *grammar.SyntaxError {
+	s.once.Do(func() {
+		ref := Reference
+		if s.relative {
+			ref = ReferenceRelative
+		}
+		if _, err := ref(s.template); err != nil {
+			s.err, _ = err.(*grammar.SyntaxError)
+		}
+	})
+	if s.err == nil {
+		return nil // a template that parses: a bug the tests catch
+	}
+	e := s.err
+	// Full slice expressions: a caller that appends to them copies.
+	return &grammar.SyntaxError{Input: input, Offset: offset, Rule: e.Rule,
+		Chain: e.Chain[:len(e.Chain):len(e.Chain)], Expected: e.Expected[:len(e.Expected):len(e.Expected)]}
+}
+
+// httpShapes are the failures in the path and search of an http (or https)
+// URL: httpurl = "http://" hostport [ "/" hpath [ "?" search ]] (RFC 1738
+// §3.3), hpath = hsegment *[ "/" hsegment ].
+type httpShapes struct {
+	search       shape // a byte no search may hold, after some that it may
+	emptySearch  shape // a byte no search may start with
+	searchEscape shape // "%" without two hex digits in the search
+	segment      shape // a byte no hsegment may hold, after some that it may
+	segEscape    shape // "%" without two hex digits in an hsegment
+	emptySegment shape // a byte no hsegment may start with, after a "/" past the first
+	emptyPath    shape // a byte no hpath may start with, after the first "/"
+}
+
+func newHTTPShapes(scheme string) *httpShapes {
+	t := func(rest string) shape { return shape{template: scheme + "://h/" + rest} }
+	return &httpShapes{
+		search:       t("?a{"),
+		emptySearch:  t("?{"),
+		searchEscape: t("?%"),
+		segment:      t("a{"),
+		segEscape:    t("a%"),
+		emptySegment: t("a/{"),
+		emptyPath:    t("{"),
+	}
+}
+
+var (
+	httpErrs  = newHTTPShapes("http")
+	httpsErrs = newHTTPShapes("https")
+
+	// fragment = *( uchar / reserved ) (RFC 1808 §2.2), parsed alone after
+	// the first "#" whatever the start rule.
+	fragmentErr       = shape{template: "a:#{"}
+	fragmentEscapeErr = shape{template: "a:#%"}
+
+	// relativeURL = net_path / abs_path / rel_path: a first byte none of
+	// them may start with (rel_path may be empty, so the end of input is
+	// expected too).
+	relativeStartErr = shape{template: "{", relative: true}
+)
+
+// escapeEnd returns where an escape that starts at i ("%" hex hex, RFC
+// 1738 §2.2) fails in in, which has no escape there: at the first byte
+// after the "%" that is not a hex digit.
+func escapeEnd(in string, i int) int {
+	if i+1 < len(in) && isHex(in[i+1]) {
+		return i + 2
+	}
+	return i + 1
+}
+
+// httpFailure records why an http URL's path or search stopped at end,
+// before the end of input; segStart is where the last hsegment started,
+// pathStart where hpath did and searchStart where the search did (-1 for
+// none).
+func (p *fast) httpFailure(s *httpShapes, end, segStart, pathStart, searchStart int) {
+	in := p.in
+	switch {
+	case searchStart >= 0 && in[end] == '%':
+		p.fail(&s.searchEscape, escapeEnd(in, end))
+	case searchStart >= 0 && end > searchStart:
+		p.fail(&s.search, end)
+	case searchStart >= 0:
+		p.fail(&s.emptySearch, end)
+	case in[end] == '%':
+		p.fail(&s.segEscape, escapeEnd(in, end))
+	case end > segStart:
+		p.fail(&s.segment, end)
+	case segStart > pathStart:
+		p.fail(&s.emptySegment, end)
+	default:
+		p.fail(&s.emptyPath, end)
+	}
+}
+
+// lastSegment returns where the last "/"-separated segment of in[start:end]
+// starts.
+func lastSegment(in string, start, end int) int {
+	return start + strings.LastIndexByte(in[start:end], '/') + 1
+}
