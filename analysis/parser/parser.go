@@ -106,6 +106,36 @@ func ParseReference(input string) (grammar.Tree, error) {
 	return parseOnce(input, true)
 }
 
+// Validate returns the error Parse returns for input, without building a
+// tree to keep: a valid URL costs no allocation.
+func Validate(input string) error {
+	return validate(input, false)
+}
+
+// ValidateReference returns the error ParseReference returns for input, as
+// Validate does.
+func ValidateReference(input string) error {
+	return validate(input, true)
+}
+
+func validate(input string, relative bool) error {
+	p := fastPool.Get().(*fast)
+	defer fastPool.Put(p)
+	p.nodes = p.nodes[:0]
+	if p.parse(input, relative) {
+		return nil
+	}
+	if err, ok := p.syntaxError(input); ok {
+		return err
+	}
+	if relative {
+		_, err := ReferenceRelative(input)
+		return err
+	}
+	_, err := Reference(input)
+	return err
+}
+
 // parseOnce is Parse (ParseReference when relative) with a pooled fast
 // path, whose nodes the tree copies in one exact allocation.
 func parseOnce(input string, relative bool) (grammar.Tree, error) {
