@@ -52,6 +52,8 @@ type analyzer struct {
 	// allocated (analyzer.fixes, analyzer.edits).
 	fixBlock  []fix
 	editBlock []edit
+	// noFixes: the caller does not want the fixes of bad escapes (analyze).
+	noFixes bool
 	// Facts of the text computed once, so that what the character checks
 	// ask per byte costs constant time: the host name span (host), where
 	// a fragment directive starts (len(text) when none) and the "}" that
@@ -86,8 +88,12 @@ type analyzer struct {
 // masked byte, and a parse failure at a placeholder is not reported (what
 // the placeholder stands for decides whether the URL parses). A URL that is
 // all placeholder ("{{ .URL }}") has no findings.
-func analyze(text string, rd reading) (findings []finding, stop int) {
-	a := &analyzer{text: text, relative: rd.relative, profile: rd.profile, scheme: parser.Scheme(text), stop: 0, user: rd.user}
+//
+// Without fixes, the findings that are cheap to find and many (bad escapes)
+// come without their fixes, for a caller that will not offer them: verify,
+// which looks at what is found only, and a URL too long to verify a fix of.
+func analyze(text string, rd reading, fixes bool) (findings []finding, stop int) {
+	a := &analyzer{text: text, relative: rd.relative, profile: rd.profile, scheme: parser.Scheme(text), stop: 0, user: rd.user, noFixes: !fixes}
 	a.auth = parseAuthority(text, a.scheme)
 	if !a.mask(rd) {
 		return nil, len(text) + 1
@@ -95,6 +101,11 @@ func analyze(text string, rd reading) (findings []finding, stop int) {
 	a.hostStart, a.hostEnd, a.hostOK = a.host()
 	a.directive = fragmentDirective(text)
 	a.flagged = make([]bool, len(text))
+	if n := strings.Count(text, "%"); n > 64 {
+		// Room for a finding per "%" (bad escapes, needless escapes): a
+		// line of a hundred thousand "%" then builds its findings in place.
+		a.findings = make([]finding, 0, n)
+	}
 	a.characters()
 	a.schemeChecks()
 	a.authorityChecks()
@@ -135,7 +146,7 @@ func analyze(text string, rd reading) (findings []finding, stop int) {
 // slice by a quarter), so that a URL of a hundred thousand findings copies
 // them a few times, not dozens.
 func (a *analyzer) add(f finding) {
-	if len(a.findings) == cap(a.findings) {
+	if len(a.findings) == cap(a.findings) && len(a.findings) >= 256 {
 		a.findings = slices.Grow(a.findings, len(a.findings)+4)
 	}
 	a.findings = append(a.findings, f)
@@ -445,6 +456,10 @@ func (a *analyzer) badEscape(i int) {
 	// A line of a hundred thousand "%" has as many bad escapes, merged into
 	// one finding: the message of each is written only if it stays alone
 	// (merge, badEscapeMessage), and the fixes share one allocation.
+	if a.noFixes {
+		a.add(finding{start: i, end: k, code: codeBadEscape})
+		return
+	}
 	fx := a.fixes(1)
 	fx[0] = fix{msg: "encode % as %25", edits: a.edits(edit{i, i + 1, "%25"})}
 	a.add(finding{start: i, end: k, code: codeBadEscape, fixes: fx})
@@ -1047,13 +1062,10 @@ func (a *analyzer) authorityFailure(rep string, se *grammar.SyntaxError) *gramma
 // in a genericurl. --grammar rfc3986 holds them to RFC 3986.)
 func (a *analyzer) rfc1738Syntax(rep []byte) {
 	se, report := a.parseWithStandIns(rep, func(s string) error {
-		var err error
 		if a.relative {
-			_, err = parser.ParseReference(s)
-		} else {
-			_, err = parser.Parse(s)
+			return parser.ValidateReference(s)
 		}
-		return err
+		return parser.Validate(s)
 	})
 	if !report {
 		return

@@ -61,7 +61,11 @@ func merge(fs []finding, v *verifier) []finding {
 			m.start = min(m.start, f.start)
 			m.end = max(m.end, f.end)
 		}
-		if fixesAll(g) {
+		if !verifiable(len(v.text), v.budget) {
+			// No fix can pass verify any more (the text alone is over what
+			// is left of the budget): do not build the union of a
+			// hundred thousand fixes to be refused.
+		} else if fixesAll(g) {
 			edits, ok := unionOfFixes(g)
 			if !ok || !v.verify(places(g), edits) {
 				// One occurrence's fix may be at fault: verify each alone,
@@ -227,7 +231,10 @@ func distinctChars(text string, g []finding) (string, int) {
 func dedupe(xs []string) []string {
 	seen := map[string]bool{}
 	out := xs[:0:0]
-	for _, x := range xs {
+	for i, x := range xs {
+		if i > 0 && x == xs[i-1] {
+			continue // a run of the same string costs no lookup
+		}
 		if !seen[x] {
 			seen[x] = true
 			out = append(out, x)

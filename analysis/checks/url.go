@@ -2,6 +2,7 @@ package checks
 
 import (
 	"context"
+	"slices"
 	"sort"
 	"strings"
 
@@ -149,7 +150,12 @@ func (o Options) CheckCandidatesContext(ctx context.Context, doc []byte, cands [
 		if i%64 == 0 && ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		out = append(out, o.CheckURL(doc, c)...)
+		ds := o.CheckURL(doc, c)
+		if len(out)+len(ds) > cap(out) && len(out) >= 256 {
+			// Double, as analyzer.add does: 40k findings on one line.
+			out = slices.Grow(out, len(out)+len(ds))
+		}
+		out = append(out, ds...)
 	}
 	// Candidates come in document order and do not overlap, so this only
 	// guards against a tokenizer that breaks that promise.
@@ -173,7 +179,9 @@ type place struct {
 // check analyzes text, keeps the fixes that pass verify, and merges the
 // findings of each code into one (merge).
 func check(text string, rd reading) []finding {
-	fs, stop := analyze(text, rd)
+	// A URL longer than the budget gets no fix verified (verify), so
+	// none offered: its findings need none.
+	fs, stop := analyze(text, rd, verifiable(len(text), verifyBudget))
 	v := verifier{text: text, rd: rd, stop: stop, findings: fs, budget: verifyBudget}
 	return merge(fs, &v)
 }
@@ -188,6 +196,13 @@ type verifier struct {
 	findings []finding
 	before   map[place]bool
 	budget   int // bytes left to re-check (verifyBudget)
+}
+
+// verifiable reports whether a fix of a URL of n bytes can be verified
+// within budget, whatever the fix writes: verify spends n and 16 bytes of
+// the budget besides what the fix writes.
+func verifiable(n, budget int) bool {
+	return n+16 <= budget
 }
 
 // verify applies the edits of a fix to the text and checks again: the fix
@@ -219,7 +234,7 @@ func (v *verifier) verify(gone []place, edits []edit) bool {
 	if !ok {
 		return false
 	}
-	after, _ := analyze(fixed, v.rd)
+	after, _ := analyze(fixed, v.rd, false)
 	for _, g := range after {
 		at := mapBack(g.start, edits)
 		for _, p := range gone {
