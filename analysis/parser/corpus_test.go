@@ -214,6 +214,9 @@ var errorCases = []string{
 	"http://h/a\x00", "http://h#{", "http://h#a{", "http://h/#%", "http://h#a%4", "https://h/a#b c", "a:b#{", "#{",
 	"#a%", "a#%z", "{", "{a", " a", "é", "%", "%z", "a{", "/{", "//{", "?{", ";{", "a/{", "mailto:a#{",
 	"http://h?a", "http://h:/a b", "http://h/a#b#c", "http://h/\u00e9{",
+	"a b", "a/b c", "a/{", "a//{", "a%", "a%z", "a%4z", "a/b%", "a/%", "a/%z", "%", "%4", "/%", "/%z", "/a%",
+	"/a/%", "/a b", "/a/b c", "/a/{", "/{", "/ ", "/a//b{", "a;b{", "a?b{", "a;b?c d", "/a;b c", "//h/a b",
+	"//h/{", "//h{", "./a b", "../a/b c", "a:b c", "/a:b@c{", "é/a", "/é", "a/é", "/a/é", "a/b/c/d{", "/a/b/c%zz",
 }
 
 func TestFastErrorsAgreeWithMatcher(t *testing.T) {

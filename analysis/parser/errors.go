@@ -90,6 +90,64 @@ var (
 	relativeStartErr = shape{template: "{", relative: true}
 )
 
+// pathShapes are the failures right after the path of an RFC 1808 rel_path
+// (rel_path = [ path ] [ ";" params ] [ "?" query ], path = fsegment *( "/"
+// segment ), fsegment = 1*pchar, segment = *pchar), in a relative reference
+// that is a rel_path or an abs_path ("/" rel_path).
+type pathShapes struct {
+	fsegment  shape // a byte no fsegment may hold, after some that it may
+	fsegEsc   shape // "%" without two hex digits in the first segment
+	segment   shape // a byte no segment may hold, after some that it may
+	segEsc    shape // "%" without two hex digits in a later segment
+	emptySeg  shape // a byte no segment may start with, after a "/"
+	emptyPath shape // a byte no path may start with (abs_path only)
+}
+
+func newPathShapes(prefix string) pathShapes {
+	t := func(rest string) shape { return shape{template: prefix + rest, relative: true} }
+	return pathShapes{
+		fsegment:  t("a{"),
+		fsegEsc:   t("a%"),
+		segment:   t("a/b{"),
+		segEsc:    t("a/b%"),
+		emptySeg:  t("a/{"),
+		emptyPath: t("{"),
+	}
+}
+
+var (
+	relPathErrs = newPathShapes("")
+	absPathErrs = newPathShapes("/")
+)
+
+// pathFailure records why a rel_path whose path started at pathStart
+// stopped at end, before the end of input, with no params or query after
+// the path.
+func (p *fast) pathFailure(s *pathShapes, end, pathStart int) {
+	in := p.in
+	seg := lastSegment(in, pathStart, end)
+	switch {
+	case in[end] == '%' && end == pathStart:
+		// No path: what an escape that fails at the start reports is
+		// left to the general matcher.
+	case in[end] == '%' && seg == pathStart:
+		p.fail(&s.fsegEsc, escapeEnd(in, end))
+	case in[end] == '%':
+		p.fail(&s.segEsc, escapeEnd(in, end))
+	case end == pathStart:
+		if s == &absPathErrs {
+			p.fail(&s.emptyPath, end)
+		}
+		// In a rel_path, relativeURL reports it (relativeStartErr).
+	case end > seg && seg == pathStart:
+		p.fail(&s.fsegment, end)
+	case end > seg:
+		p.fail(&s.segment, end)
+	default:
+		p.fail(&s.emptySeg, end)
+	}
+}
+
 // escapeEnd returns where an escape that starts at i ("%" hex hex, RFC
 // 1738 §2.2) fails in in, which has no escape there: at the first byte
 // after the "%" that is not a hex digit.

@@ -719,13 +719,13 @@ func (p *fast) relativeURL() bool {
 		p.push(rNetPath, 0)
 		pos = p.node(rNetLoc, 2, setNetLoc, rEsc1808)
 		if p.at(pos, '/') {
-			pos = p.absPath(pos)
+			pos = p.absPath(pos, nil)
 		}
 		p.pop(pos)
 	} else if p.at(0, '/') {
-		pos = p.absPath(0)
+		pos = p.absPath(0, &absPathErrs)
 	} else {
-		pos = p.relPath(0)
+		pos = p.relPath(0, &relPathErrs)
 		if pos == 0 && len(p.in) > 0 && p.in[0] != '%' {
 			// rel_path matched nothing, and net_path and abs_path start
 			// with "/": the first byte is no reference's.
@@ -736,10 +736,11 @@ func (p *fast) relativeURL() bool {
 	return pos == len(p.in)
 }
 
-// abs_path = "/" rel_path
-func (p *fast) absPath(pos int) int {
+// abs_path = "/" rel_path; a failure in its path has the shape of errs
+// (nil for none known).
+func (p *fast) absPath(pos int, errs *pathShapes) int {
 	p.push(rAbsPath, pos)
-	end := p.relPath(pos + 1)
+	end := p.relPath(pos+1, errs)
 	p.pop(end)
 	return end
 }
@@ -747,10 +748,14 @@ func (p *fast) absPath(pos int) int {
 // rel_path = [ path ] [ ";" params ] [ "?" query ]
 // path     = fsegment *( "/" segment ); fsegment = 1*pchar; segment = *pchar
 // params   = param *( ";" param ); param = *( pchar / "/" )
-func (p *fast) relPath(pos int) int {
+//
+// A failure right after the path (no params or query follow it) has the
+// shape of errs, when not nil.
+func (p *fast) relPath(pos int, errs *pathShapes) int {
 	p.push(rRelPath, pos)
 	mark := len(p.nodes)
 	p.push(rPath, pos)
+	pathStart := pos
 	end := p.node(rFseg1808, pos, setPchar, rEsc1808)
 	if end == pos {
 		p.nodes = p.nodes[:mark] // fsegment needs a pchar: no path
@@ -761,6 +766,9 @@ func (p *fast) relPath(pos int) int {
 		}
 		p.pop(end)
 		pos = end
+	}
+	if errs != nil && pos < len(p.in) && p.in[pos] != ';' && p.in[pos] != '?' {
+		p.pathFailure(errs, pos, pathStart)
 	}
 	if p.at(pos, ';') {
 		p.push(rParams, pos+1)
