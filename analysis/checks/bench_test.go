@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/urlls/urlls/analysis/parser"
 )
@@ -163,6 +164,31 @@ func BenchmarkOrdinary(b *testing.B) {
 			for b.Loop() {
 				CheckDocument(doc, "plaintext")
 			}
+		})
+	}
+}
+
+// BenchmarkPathologicalRatio checks each pathological line and its ordinary
+// peer of the same size in turn, so that both see the same load on a busy
+// machine, and reports the ratio of their times (pathological/ordinary: at
+// most 3 is the goal). One op is one check of each.
+func BenchmarkPathologicalRatio(b *testing.B) {
+	for _, tc := range pathologicalLines {
+		ordinary := ordinaryDoc(len(tc.doc))
+		b.Run(tc.name, func(b *testing.B) {
+			var patho, ord time.Duration
+			for i := 0; i < b.N; i++ {
+				t0 := time.Now()
+				CheckDocument(tc.doc, "plaintext")
+				t1 := time.Now()
+				CheckDocument(ordinary, "plaintext")
+				t2 := time.Now()
+				patho += t1.Sub(t0)
+				ord += t2.Sub(t1)
+			}
+			b.ReportMetric(float64(patho.Nanoseconds())/float64(b.N), "pathological-ns")
+			b.ReportMetric(float64(ord.Nanoseconds())/float64(b.N), "ordinary-ns")
+			b.ReportMetric(float64(patho)/float64(ord), "pathological/ordinary")
 		})
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/urlls/urlls/analysis/grammar"
 )
@@ -118,3 +119,41 @@ func BenchmarkParseRealAll(b *testing.B)           { benchmarkParseReal(b, "All"
 func BenchmarkNetURLParseRealValid(b *testing.B)   { benchmarkNetURLParseReal(b, "Valid") }
 func BenchmarkNetURLParseRealInvalid(b *testing.B) { benchmarkNetURLParseReal(b, "Invalid") }
 func BenchmarkNetURLParseRealAll(b *testing.B)     { benchmarkNetURLParseReal(b, "All") }
+
+// BenchmarkRealRatio runs Parser.ParseReference and net/url.Parse over the
+// same real URLs in alternating batches of 64, so that both see the same
+// load on a busy machine, and reports their times a URL and the ratio
+// (urlls/net-url: below 1 is faster than net/url). One op is the whole set
+// by each.
+func BenchmarkRealRatio(b *testing.B) {
+	sets := realSets(b)
+	for _, name := range []string{"Valid", "Invalid", "All"} {
+		urls := sets[name]
+		b.Run(name, func(b *testing.B) {
+			var p Parser
+			var t grammar.Tree
+			var ours, theirs time.Duration
+			for i := 0; i < b.N; i++ {
+				for lo := 0; lo < len(urls); lo += 64 {
+					batch := urls[lo:min(lo+64, len(urls))]
+					t0 := time.Now()
+					for _, u := range batch {
+						_ = p.ParseReference(u, &t)
+					}
+					t1 := time.Now()
+					for _, u := range batch {
+						_, _ = url.Parse(u)
+					}
+					t2 := time.Now()
+					ours += t1.Sub(t0)
+					theirs += t2.Sub(t1)
+				}
+			}
+			n := float64(b.N) * float64(len(urls))
+			b.ReportMetric(0, "ns/op")
+			b.ReportMetric(float64(ours.Nanoseconds())/n, "urlls-ns/URL")
+			b.ReportMetric(float64(theirs.Nanoseconds())/n, "net-url-ns/URL")
+			b.ReportMetric(float64(ours)/float64(theirs), "urlls/net-url")
+		})
+	}
+}

@@ -216,6 +216,12 @@ var errorCases = []string{
 	"http://h?a", "http://h:/a b", "http://h/a#b#c", "http://h/\u00e9{",
 	"a b", "a/b c", "a/{", "a//{", "a%", "a%z", "a%4z", "a/b%", "a/%", "a/%z", "%", "%4", "/%", "/%z", "/a%",
 	"/a/%", "/a b", "/a/b c", "/a/{", "/{", "/ ", "/a//b{", "a;b{", "a?b{", "a;b?c d", "/a;b c", "//h/a b",
+	"http://{", "http://$X", "http://*.a", "http://", "http://%41", "http:///", "http://:80", "http://@h", "http://é",
+	"http://-a/", "http://a-/", "http://a..b/", "http://1.2/", "http://1.2.3.4?", "http://1.2.3.4:x", "http://1.2.3.4:8?",
+	"http://a?", "http://ab?", "http://a.b?", "http://a.bc?", "http://a.b2?", "http://1a.b?", "http://a.1b?", "http://a:?",
+	"http://a:", "http://a:80?", "http://a:80x/", "http://a.b:8080 ", "https://depot.dev?x", "https://a\\.com/", "http://a-b.c-d?",
+	"http://a.b.", "http://a.b./", "http://a.-b/", "http://_a/", "http://a_b/", "http://host:port", "http://u:p@h/", "http://u@h/",
+	"HTTPS://A.B?", "http://1.2.3.4.5/", "http://1.2.3/", "http://123.45.6.7x/", "http://a.b.c.d.e.f.g.h.i.j.k.l.m.n.o.p?",
 	"//h/{", "//h{", "./a b", "../a/b c", "a:b c", "/a:b@c{", "é/a", "/é", "a/é", "/a/é", "a/b/c/d{", "/a/b/c%zz",
 }
 
@@ -346,4 +352,28 @@ func FuzzParse(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestFastErrorsOnRandomURLs compares the fast path with the general
+// matcher on random inputs over the bytes that decide where a URL fails
+// (label and segment bytes, separators, escapes, bytes no URL holds), after
+// the prefixes whose failures the fast path reports itself.
+func TestFastErrorsOnRandomURLs(t *testing.T) {
+	r := rand.New(rand.NewPCG(12, 3))
+	prefixes := []string{"http://", "https://", "HTTP://", "", "/", "//", "file://", "ftp://", "x:"}
+	pieces := []string{"a", "b", "Z", "1", "9", "-", ".", ":", "/", "?", ";", "=", "&", "@", "%", "%4", "%41", "%zz",
+		"#", "{", " ", "~", "é", "ab", "12", "a.b", "1.2.3.4", ":80", "_"}
+	for i := 0; i < 20000; i++ {
+		var sb strings.Builder
+		sb.WriteString(prefixes[r.IntN(len(prefixes))])
+		for n := r.IntN(8); n >= 0; n-- {
+			sb.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		in := sb.String()
+		for _, relative := range []bool{false, true} {
+			if msg := checkAgreement(in, relative); msg != "" {
+				t.Fatalf("%q (relative=%v): %s", in, relative, msg)
+			}
+		}
+	}
 }

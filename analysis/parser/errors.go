@@ -25,6 +25,7 @@ import (
 type shape struct {
 	template string
 	relative bool // parse template as a reference
+	whole    bool // the offset is the template's too
 	once     sync.Once
 	err      *grammar.SyntaxError
 }
@@ -44,6 +45,9 @@ func (s *shape) at(input string, offset int) *grammar.SyntaxError {
 		return nil // a template that parses: a bug the tests catch
 	}
 	e := s.err
+	if s.whole {
+		offset = e.Offset
+	}
 	// Full slice expressions: a caller that appends to them copies.
 	return &grammar.SyntaxError{Input: input, Offset: offset, Rule: e.Rule,
 		Chain: e.Chain[:len(e.Chain):len(e.Chain)], Expected: e.Expected[:len(e.Expected):len(e.Expected)]}
@@ -53,6 +57,7 @@ func (s *shape) at(input string, offset int) *grammar.SyntaxError {
 // URL: httpurl = "http://" hostport [ "/" hpath [ "?" search ]] (RFC 1738
 // §3.3), hpath = hsegment *[ "/" hsegment ].
 type httpShapes struct {
+	scheme       string
 	search       shape // a byte no search may hold, after some that it may
 	emptySearch  shape // a byte no search may start with
 	searchEscape shape // "%" without two hex digits in the search
@@ -65,6 +70,7 @@ type httpShapes struct {
 func newHTTPShapes(scheme string) *httpShapes {
 	t := func(rest string) shape { return shape{template: scheme + "://h/" + rest} }
 	return &httpShapes{
+		scheme:       scheme,
 		search:       t("?a{"),
 		emptySearch:  t("?{"),
 		searchEscape: t("?%"),
@@ -145,6 +151,69 @@ func (p *fast) pathFailure(s *pathShapes, end, pathStart int) {
 		p.fail(&s.segment, end)
 	default:
 		p.fail(&s.emptySeg, end)
+	}
+}
+
+// Failures in the host and port of an http URL (hostport = host [ ":" port
+// ], host = hostname / hostnumber, RFC 1738 §3.1) depend on the labels of
+// the host, so their shapes are many: the fast path writes the hostport
+// part of the input as a template of the same length, each letter an "a"
+// and each digit a "1" ("-", "." and ":" as they are), followed by a "{"
+// that nothing in a hostport accepts, and takes the whole error, offset
+// included, from the general matcher's error on it. Nothing after the byte
+// that ends the hostport part can change that error: no alternative gets
+// past it. The templates are kept, up to a bound, since real documents
+// repeat the same few forms of host.
+
+// hostShapes holds the shapes of host failures by template.
+var hostShapes struct {
+	sync.Mutex
+	m map[string]*shape
+}
+
+// maxHostShapes bounds hostShapes, maxHostTemplate the template's length:
+// beyond, the general matcher parses the input itself.
+const (
+	maxHostShapes   = 4096
+	maxHostTemplate = 96
+)
+
+// hostFailure records the error of an http URL whose hostport part
+// in[prefix:end] is followed by a byte that makes it fail (end < len(in)),
+// scheme being "http" or "https".
+func (p *fast) hostFailure(scheme string, prefix, end int) {
+	in := p.in
+	if len(scheme)+end+1 > maxHostTemplate {
+		return
+	}
+	var buf [maxHostTemplate]byte
+	t := append(buf[:0], scheme...)
+	t = append(t, in[len(scheme):prefix]...) // "://"
+	for i := prefix; i < end; i++ {
+		switch c := in[i]; {
+		case class[c]&cAlpha != 0:
+			t = append(t, 'a')
+		case class[c]&cDigit != 0:
+			t = append(t, '1')
+		case c == '-' || c == '.' || c == ':':
+			t = append(t, c)
+		default:
+			return // not a hostport byte: no template
+		}
+	}
+	t = append(t, '{')
+	hostShapes.Lock()
+	s, ok := hostShapes.m[string(t)]
+	if !ok && len(hostShapes.m) < maxHostShapes {
+		if hostShapes.m == nil {
+			hostShapes.m = map[string]*shape{}
+		}
+		s = &shape{template: string(t), whole: true}
+		hostShapes.m[s.template] = s
+	}
+	hostShapes.Unlock()
+	if s != nil {
+		p.fail(s, 0)
 	}
 }
 

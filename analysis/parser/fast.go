@@ -398,6 +398,22 @@ func (p *fast) httpurl(r *grammar.Rule, prefix int, errs *httpShapes) bool {
 	p.push(r, 0)
 	pos, ok := p.hostport(prefix)
 	if !ok {
+		// An invalid host: the run of host bytes, which no alternative
+		// gets past.
+		end := prefix
+		for end < len(p.in) && class[p.in[end]]&cHost != 0 {
+			end++
+		}
+		p.hostFailure(errs.scheme, prefix, end)
+		return false
+	}
+	switch {
+	case pos == len(p.in) || p.in[pos] == '/':
+	case p.in[pos] == ':':
+		p.hostFailure(errs.scheme, prefix, pos+1) // ":" and no port
+		return false
+	default:
+		p.hostFailure(errs.scheme, prefix, pos)
 		return false
 	}
 	if p.at(pos, '/') {
