@@ -32,6 +32,17 @@ type shape struct {
 
 // at returns the shape's error at offset of input.
 func (s *shape) at(input string, offset int) *grammar.SyntaxError {
+	var err grammar.SyntaxError
+	if !s.into(&err, input, offset) {
+		return nil
+	}
+	return &err
+}
+
+// into writes the shape's error at offset of input to err; it reports
+// false when the shape has none (a template that parses: a bug the tests
+// catch).
+func (s *shape) into(err *grammar.SyntaxError, input string, offset int) bool {
 	s.once.Do(func() {
 		ref := Reference
 		if s.relative {
@@ -41,16 +52,17 @@ func (s *shape) at(input string, offset int) *grammar.SyntaxError {
 			s.err, _ = err.(*grammar.SyntaxError)
 		}
 	})
-	if s.err == nil {
-		return nil // a template that parses: a bug the tests catch
-	}
 	e := s.err
+	if e == nil {
+		return false
+	}
 	if s.whole {
 		offset = e.Offset
 	}
 	// Full slice expressions: a caller that appends to them copies.
-	return &grammar.SyntaxError{Input: input, Offset: offset, Rule: e.Rule,
+	*err = grammar.SyntaxError{Input: input, Offset: offset, Rule: e.Rule,
 		Chain: e.Chain[:len(e.Chain):len(e.Chain)], Expected: e.Expected[:len(e.Expected):len(e.Expected)]}
+	return true
 }
 
 // httpShapes are the failures in the path and search of an http (or https)

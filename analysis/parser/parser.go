@@ -156,10 +156,13 @@ func parseOnce(input string, relative bool) (grammar.Tree, error) {
 
 // A Parser parses URLs as Parse and ParseReference do into a tree the
 // caller keeps and reuses: once its node slice has grown to the size of the
-// URLs parsed, a valid URL costs no allocation. The zero Parser is ready to
-// use; it is not safe for concurrent use.
+// URLs parsed, a valid URL costs no allocation, and neither does an invalid
+// one whose error the fast path knows: the *grammar.SyntaxError it returns
+// is the Parser's own, overwritten by the next call (copy it to keep it).
+// The zero Parser is ready to use; it is not safe for concurrent use.
 type Parser struct {
 	fast fast
+	err  grammar.SyntaxError
 }
 
 // Parse parses an absolute URL as the function Parse does, into t, whose
@@ -182,9 +185,9 @@ func (p *Parser) parse(input string, relative bool, t *grammar.Tree) error {
 	if ok {
 		return nil
 	}
-	if err, ok := p.fast.syntaxError(input); ok {
+	if p.fast.failShape != nil && p.fast.failShape.into(&p.err, input, p.fast.failAt) {
 		t.Input, t.Nodes = "", t.Nodes[:0]
-		return err
+		return &p.err
 	}
 	ref := Reference
 	if relative {
