@@ -468,7 +468,14 @@ func (a *analyzer) badEscape(i int) {
 // badEscapeMessage is the message of a bad-escape finding that stays
 // alone; the span is "%" and at most two letters or digits.
 func badEscapeMessage(text string, f finding) string {
-	return strconv.Quote(text[f.start:f.end]) + ` is not an escape: "%" must be followed by two hex digits`
+	const rest = ` is not an escape: "%" must be followed by two hex digits`
+	span := text[f.start:f.end]
+	for i := 0; i < len(span); i++ {
+		if span[i] < ' ' || span[i] > '~' || span[i] == '"' || span[i] == '\\' {
+			return strconv.Quote(span) + rest
+		}
+	}
+	return `"` + span + `"` + rest // strconv.Quote's result, in one allocation
 }
 
 // fixes returns n fixes from a block the analyzer shares among its
