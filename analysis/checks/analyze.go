@@ -938,7 +938,7 @@ func (a *analyzer) standIns() []byte {
 // placeholder's doing or at a byte already reported (a.stop says where
 // the parse stopped).
 func (a *analyzer) parseWithStandIns(rep []byte, parse func(string) error) (*grammar.SyntaxError, bool) {
-	tried := map[int]int{}
+	var tried map[int]int // made when a stand-in fails: most parses succeed
 	for {
 		err := parse(string(rep))
 		if err == nil {
@@ -958,6 +958,9 @@ func (a *analyzer) parseWithStandIns(rep []byte, parse func(string) error) (*gra
 		if o < len(rep) && a.flagged[o] {
 			// Already reported: try another stand-in, else give up
 			// rather than report the byte twice.
+			if tried == nil {
+				tried = map[int]int{}
+			}
 			if tried[o]++; tried[o] < len(standInBytes) {
 				rep[o] = standInBytes[tried[o]]
 				continue

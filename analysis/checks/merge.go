@@ -20,7 +20,8 @@ import (
 func merge(fs []finding, v *verifier) []finding {
 	// Group by code without a map: a URL has a few codes, and the findings
 	// of a URL with only one (a line of "%") are one group as they are.
-	var order []string
+	var codes [4]string
+	order := codes[:0]
 	for _, f := range fs {
 		if !slices.Contains(order, f.code) {
 			order = append(order, f.code)

@@ -294,6 +294,11 @@ func (v *verifier) exposed(g finding, edits []edit) bool {
 // applyEdits applies edits, in text order and not overlapping, to text.
 func applyEdits(text string, edits []edit) (string, bool) {
 	var b strings.Builder
+	n := len(text)
+	for _, e := range edits {
+		n += len(e.text)
+	}
+	b.Grow(n) // at least what it needs: one allocation
 	prev := 0
 	for _, e := range edits {
 		if e.start < prev || e.end < e.start || e.end > len(text) {
