@@ -3,6 +3,7 @@ package checks
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -47,6 +48,12 @@ type analyzer struct {
 	// when there is none.
 	masked   []bool
 	findings []finding
+	// fixBlock and editBlock are where the fixes of the findings are
+	// allocated (analyzer.fixes, analyzer.edits).
+	fixBlock  []fix
+	editBlock []edit
+	// noFixes: the caller does not want the fixes of bad escapes (analyze).
+	noFixes bool
 	// Facts of the text computed once, so that what the character checks
 	// ask per byte costs constant time: the host name span (host), where
 	// a fragment directive starts (len(text) when none) and the "}" that
@@ -81,8 +88,12 @@ type analyzer struct {
 // masked byte, and a parse failure at a placeholder is not reported (what
 // the placeholder stands for decides whether the URL parses). A URL that is
 // all placeholder ("{{ .URL }}") has no findings.
-func analyze(text string, rd reading) (findings []finding, stop int) {
-	a := &analyzer{text: text, relative: rd.relative, profile: rd.profile, scheme: parser.Scheme(text), stop: 0, user: rd.user}
+//
+// Without fixes, the findings that are cheap to find and many (bad escapes)
+// come without their fixes, for a caller that will not offer them: verify,
+// which looks at what is found only, and a URL too long to verify a fix of.
+func analyze(text string, rd reading, fixes bool) (findings []finding, stop int) {
+	a := &analyzer{text: text, relative: rd.relative, profile: rd.profile, scheme: parser.Scheme(text), stop: 0, user: rd.user, noFixes: !fixes}
 	a.auth = parseAuthority(text, a.scheme)
 	if !a.mask(rd) {
 		return nil, len(text) + 1
@@ -90,6 +101,11 @@ func analyze(text string, rd reading) (findings []finding, stop int) {
 	a.hostStart, a.hostEnd, a.hostOK = a.host()
 	a.directive = fragmentDirective(text)
 	a.flagged = make([]bool, len(text))
+	if n := strings.Count(text, "%"); n > 64 {
+		// Room for a finding per "%" (bad escapes, needless escapes): a
+		// line of a hundred thousand "%" then builds its findings in place.
+		a.findings = make([]finding, 0, n)
+	}
 	a.characters()
 	a.schemeChecks()
 	a.authorityChecks()
@@ -101,14 +117,20 @@ func analyze(text string, rd reading) (findings []finding, stop int) {
 	} else if a.profile != parser.RFC1738 || !a.separatorTypos() {
 		a.syntax()
 	}
-	sort.SliceStable(a.findings, func(i, j int) bool {
+	byPlace := func(i, j int) bool {
 		if a.findings[i].start != a.findings[j].start {
 			return a.findings[i].start < a.findings[j].start
 		}
 		return a.findings[i].end < a.findings[j].end
-	})
+	}
+	if !sort.SliceIsSorted(a.findings, byPlace) {
+		sort.SliceStable(a.findings, byPlace)
+	}
 	for i := range a.findings {
 		f := &a.findings[i]
+		if a.masked == nil {
+			continue // no placeholder for a fix to touch
+		}
 		kept := f.fixes[:0]
 		for _, fx := range f.fixes {
 			if !a.touchesPlaceholder(fx.edits) {
@@ -120,7 +142,15 @@ func analyze(text string, rd reading) (findings []finding, stop int) {
 	return a.findings, a.stop
 }
 
-func (a *analyzer) add(f finding) { a.findings = append(a.findings, f) }
+// add adds a finding. The slice doubles as it grows (append grows a large
+// slice by a quarter), so that a URL of a hundred thousand findings copies
+// them a few times, not dozens.
+func (a *analyzer) add(f finding) {
+	if len(a.findings) == cap(a.findings) && len(a.findings) >= 256 {
+		a.findings = slices.Grow(a.findings, len(a.findings)+4)
+	}
+	a.findings = append(a.findings, f)
+}
 
 // mask marks the placeholders of the text and reports whether any URL text
 // is left outside them (white space aside). Besides scan.Placeholders, a
@@ -423,11 +453,52 @@ func (a *analyzer) badEscape(i int) {
 	for k < len(a.text) && k < i+3 && isAlnum(a.text[k]) {
 		k++
 	}
-	a.add(finding{
-		start: i, end: k, code: codeBadEscape,
-		msg:   fmt.Sprintf(`%s is not an escape: "%%" must be followed by two hex digits`, strconv.Quote(a.text[i:k])),
-		fixes: []fix{{msg: "encode % as %25", edits: []edit{{i, i + 1, "%25"}}}},
-	})
+	// A line of a hundred thousand "%" has as many bad escapes, merged into
+	// one finding: the message of each is written only if it stays alone
+	// (merge, badEscapeMessage), and the fixes share one allocation.
+	if a.noFixes {
+		a.add(finding{start: i, end: k, code: codeBadEscape})
+		return
+	}
+	fx := a.fixes(1)
+	fx[0] = fix{msg: "encode % as %25", edits: a.edits(edit{i, i + 1, "%25"})}
+	a.add(finding{start: i, end: k, code: codeBadEscape, fixes: fx})
+}
+
+// badEscapeMessage is the message of a bad-escape finding that stays
+// alone; the span is "%" and at most two letters or digits.
+func badEscapeMessage(text string, f finding) string {
+	const rest = ` is not an escape: "%" must be followed by two hex digits`
+	span := text[f.start:f.end]
+	for i := 0; i < len(span); i++ {
+		if span[i] < ' ' || span[i] > '~' || span[i] == '"' || span[i] == '\\' {
+			return strconv.Quote(span) + rest
+		}
+	}
+	return `"` + span + `"` + rest // strconv.Quote's result, in one allocation
+}
+
+// fixes returns n fixes from a block the analyzer shares among its
+// findings, so that a URL with many findings does not allocate each fix
+// alone. Each slice has its own capacity: appending to it copies.
+func (a *analyzer) fixes(n int) []fix {
+	if cap(a.fixBlock)-len(a.fixBlock) < n {
+		a.fixBlock = make([]fix, 0, max(n, 2*cap(a.fixBlock)))
+	}
+	k := len(a.fixBlock)
+	a.fixBlock = a.fixBlock[:k+n]
+	return a.fixBlock[k : k+n : k+n]
+}
+
+// edits returns es in a slice from a block the analyzer shares, as fixes.
+func (a *analyzer) edits(es ...edit) []edit {
+	n := len(es)
+	if cap(a.editBlock)-len(a.editBlock) < n {
+		a.editBlock = make([]edit, 0, max(n, 2*cap(a.editBlock)))
+	}
+	k := len(a.editBlock)
+	a.editBlock = append(a.editBlock, es...)
+	return a.editBlock[k : k+n : k+n]
 }
 
 // redundantEscape reports whether the escape at i encodes a character that
@@ -801,10 +872,10 @@ func (a *analyzer) authorityChecks() {
 		}
 	}
 	host := s[au.hostStart:au.hostEnd]
-	parts := strings.Split(host, ".")
-	if len(parts) != 4 {
-		return
+	if strings.Count(host, ".") != 3 {
+		return // no hostnumber: split nothing
 	}
+	parts := strings.Split(host, ".")
 	for _, p := range parts {
 		if !allDigits(p) {
 			return
@@ -867,7 +938,7 @@ func (a *analyzer) standIns() []byte {
 // placeholder's doing or at a byte already reported (a.stop says where
 // the parse stopped).
 func (a *analyzer) parseWithStandIns(rep []byte, parse func(string) error) (*grammar.SyntaxError, bool) {
-	tried := map[int]int{}
+	var tried map[int]int // made when a stand-in fails: most parses succeed
 	for {
 		err := parse(string(rep))
 		if err == nil {
@@ -887,6 +958,9 @@ func (a *analyzer) parseWithStandIns(rep []byte, parse func(string) error) (*gra
 		if o < len(rep) && a.flagged[o] {
 			// Already reported: try another stand-in, else give up
 			// rather than report the byte twice.
+			if tried == nil {
+				tried = map[int]int{}
+			}
 			if tried[o]++; tried[o] < len(standInBytes) {
 				rep[o] = standInBytes[tried[o]]
 				continue
@@ -998,13 +1072,10 @@ func (a *analyzer) authorityFailure(rep string, se *grammar.SyntaxError) *gramma
 // in a genericurl. --grammar rfc3986 holds them to RFC 3986.)
 func (a *analyzer) rfc1738Syntax(rep []byte) {
 	se, report := a.parseWithStandIns(rep, func(s string) error {
-		var err error
 		if a.relative {
-			_, err = parser.ParseReference(s)
-		} else {
-			_, err = parser.Parse(s)
+			return parser.ValidateReference(s)
 		}
-		return err
+		return parser.Validate(s)
 	})
 	if !report {
 		return

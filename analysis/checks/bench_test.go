@@ -2,8 +2,10 @@ package checks
 
 import (
 	"fmt"
+	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/urlls/urlls/analysis/parser"
 )
@@ -114,5 +116,83 @@ func BenchmarkFixAllScaling(b *testing.B) {
 				}
 			})
 		}
+	}
+}
+
+// ordinaryDoc is plain prose with a few URLs a line, none of them wrong,
+// cut to size bytes: what a document of that size ordinarily costs.
+func ordinaryDoc(size int) []byte {
+	const line = "See http://www.example.org/docs/a/b?c=d for details, or https://example.com/x and ftp://ftp.funet.fi/pub/.\n"
+	doc := []byte(strings.Repeat(line, size/len(line)+1))
+	return doc[:size]
+}
+
+// The pathological lines of issue 12, each beside an ordinary document of
+// the same size in one run: a pathological line must cost at most three
+// times its ordinary peer (compare BenchmarkPathological/X with
+// BenchmarkOrdinary/X; benchstat shows the ratio).
+var pathologicalLines = []struct {
+	name string
+	doc  []byte
+}{
+	// One line of 100k "%" in one URL: a bad-escape finding whose fix
+	// encodes each of them.
+	{"percents", []byte("http://x.org/" + strings.Repeat("%", 100_000) + "\n")},
+	// 40k URLs on one line, each with a bad escape.
+	{"urls", []byte(strings.Repeat("http://x.org/a%zz ", 40_000) + "\n")},
+	// The same 40k URLs, one a line: what the findings cost without the line.
+	{"urls-lines", []byte(strings.Repeat("http://x.org/a%zz\n", 40_000))},
+}
+
+func BenchmarkPathological(b *testing.B) {
+	for _, tc := range pathologicalLines {
+		b.Run(tc.name, func(b *testing.B) {
+			b.SetBytes(int64(len(tc.doc)))
+			b.ReportAllocs()
+			for b.Loop() {
+				CheckDocument(tc.doc, "plaintext")
+			}
+		})
+	}
+}
+
+func BenchmarkOrdinary(b *testing.B) {
+	for _, tc := range pathologicalLines {
+		doc := ordinaryDoc(len(tc.doc))
+		b.Run(tc.name, func(b *testing.B) {
+			b.SetBytes(int64(len(doc)))
+			b.ReportAllocs()
+			for b.Loop() {
+				CheckDocument(doc, "plaintext")
+			}
+		})
+	}
+}
+
+// BenchmarkPathologicalRatio checks each pathological line and its ordinary
+// peer of the same size in turn, so that both see the same load on a busy
+// machine, and reports the ratio of their times (pathological/ordinary: at
+// most 3 is the goal). One op is one check of each.
+func BenchmarkPathologicalRatio(b *testing.B) {
+	for _, tc := range pathologicalLines {
+		ordinary := ordinaryDoc(len(tc.doc))
+		b.Run(tc.name, func(b *testing.B) {
+			var patho, ord time.Duration
+			for i := 0; i < b.N; i++ {
+				// Each starts on a clean heap, so that neither pays for
+				// collecting the other's garbage (untimed).
+				runtime.GC()
+				t0 := time.Now()
+				CheckDocument(tc.doc, "plaintext")
+				patho += time.Since(t0)
+				runtime.GC()
+				t1 := time.Now()
+				CheckDocument(ordinary, "plaintext")
+				ord += time.Since(t1)
+			}
+			b.ReportMetric(float64(patho.Nanoseconds())/float64(b.N), "pathological-ns")
+			b.ReportMetric(float64(ord.Nanoseconds())/float64(b.N), "ordinary-ns")
+			b.ReportMetric(float64(patho)/float64(ord), "pathological/ordinary")
+		})
 	}
 }

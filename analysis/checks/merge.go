@@ -2,6 +2,7 @@ package checks
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -17,19 +18,35 @@ import (
 // union is tried again). A code with one occurrence keeps every fix that
 // passes. The findings stay in text order of their starts.
 func merge(fs []finding, v *verifier) []finding {
-	groups := map[string][]finding{}
-	var order []string
+	// Group by code without a map: a URL has a few codes, and the findings
+	// of a URL with only one (a line of "%") are one group as they are.
+	var codes [4]string
+	order := codes[:0]
 	for _, f := range fs {
-		if _, ok := groups[f.code]; !ok {
+		if !slices.Contains(order, f.code) {
 			order = append(order, f.code)
 		}
-		groups[f.code] = append(groups[f.code], f)
+	}
+	groupOf := func(code string) []finding {
+		if len(order) == 1 {
+			return fs
+		}
+		var g []finding
+		for _, f := range fs {
+			if f.code == code {
+				g = append(g, f)
+			}
+		}
+		return g
 	}
 	out := make([]finding, 0, len(order))
 	for _, code := range order {
-		g := groups[code]
+		g := groupOf(code)
 		if len(g) == 1 {
 			f := g[0]
+			if f.code == codeBadEscape {
+				f.msg = badEscapeMessage(v.text, f)
+			}
 			var kept []fix
 			for _, fx := range f.fixes {
 				if v.verify([]place{{f.code, f.start}}, fx.edits) {
@@ -45,7 +62,11 @@ func merge(fs []finding, v *verifier) []finding {
 			m.start = min(m.start, f.start)
 			m.end = max(m.end, f.end)
 		}
-		if fixesAll(g) {
+		if !verifiable(len(v.text), v.budget) {
+			// No fix can pass verify any more (the text alone is over what
+			// is left of the budget): do not build the union of a
+			// hundred thousand fixes to be refused.
+		} else if fixesAll(g) {
 			edits, ok := unionOfFixes(g)
 			if !ok || !v.verify(places(g), edits) {
 				// One occurrence's fix may be at fault: verify each alone,
@@ -92,11 +113,18 @@ func places(g []finding) []place {
 // all have one), in text order, an edit two fixes share taken once (the "}"
 // a "{" fix encodes too); it fails when two edits overlap otherwise.
 func unionOfFixes(g []finding) ([]edit, bool) {
-	var edits []edit
+	n := 0
+	for _, f := range g {
+		n += len(f.fixes[0].edits)
+	}
+	edits := make([]edit, 0, n)
 	for _, f := range g {
 		edits = append(edits, f.fixes[0].edits...)
 	}
-	sort.SliceStable(edits, func(i, j int) bool { return edits[i].start < edits[j].start })
+	byStart := func(i, j int) bool { return edits[i].start < edits[j].start }
+	if !sort.SliceIsSorted(edits, byStart) {
+		sort.SliceStable(edits, byStart)
+	}
 	out := edits[:0]
 	for _, e := range edits {
 		if n := len(out); n > 0 {
@@ -120,11 +148,16 @@ func mergedMessage(text string, g []finding) string {
 		chars, n := distinctChars(text, g)
 		return fmt.Sprintf("%d unsafe characters %s: no URL grammar allows them unencoded", n, chars)
 	case codeBadEscape:
-		var quoted []string
+		// Quoting is one-to-one: dedupe the spans, then quote the few left.
+		spans := make([]string, 0, len(g))
 		for _, f := range g {
-			quoted = append(quoted, strconv.Quote(text[f.start:f.end]))
+			spans = append(spans, text[f.start:f.end])
 		}
-		return fmt.Sprintf(`%d bad escapes %s: "%%" must be followed by two hex digits`, len(g), joinList(dedupe(quoted)))
+		quoted := dedupe(spans)
+		for i, s := range quoted {
+			quoted[i] = strconv.Quote(s)
+		}
+		return fmt.Sprintf(`%d bad escapes %s: "%%" must be followed by two hex digits`, len(g), joinList(quoted))
 	}
 	// Any other code: its distinct messages, and how many places they are.
 	var msgs []string
@@ -199,7 +232,10 @@ func distinctChars(text string, g []finding) (string, int) {
 func dedupe(xs []string) []string {
 	seen := map[string]bool{}
 	out := xs[:0:0]
-	for _, x := range xs {
+	for i, x := range xs {
+		if i > 0 && x == xs[i-1] {
+			continue // a run of the same string costs no lookup
+		}
 		if !seen[x] {
 			seen[x] = true
 			out = append(out, x)

@@ -2,6 +2,7 @@ package checks
 
 import (
 	"context"
+	"slices"
 	"sort"
 	"strings"
 
@@ -150,7 +151,12 @@ func (o Options) CheckCandidatesContext(ctx context.Context, doc []byte, cands [
 		if i%64 == 0 && ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		out = append(out, o.CheckURL(doc, c)...)
+		ds := o.CheckURL(doc, c)
+		if len(out)+len(ds) > cap(out) && len(out) >= 256 {
+			// Double, as analyzer.add does: 40k findings on one line.
+			out = slices.Grow(out, len(out)+len(ds))
+		}
+		out = append(out, ds...)
 	}
 	// Candidates come in document order and do not overlap, so this only
 	// guards against a tokenizer that breaks that promise.
@@ -174,22 +180,30 @@ type place struct {
 // check analyzes text, keeps the fixes that pass verify, and merges the
 // findings of each code into one (merge).
 func check(text string, rd reading) []finding {
-	fs, stop := analyze(text, rd)
-	before := make(map[place]bool, len(fs))
-	for _, f := range fs {
-		before[place{f.code, f.start}] = true
-	}
-	v := verifier{text: text, rd: rd, stop: stop, before: before, budget: verifyBudget}
+	// A URL longer than the budget gets no fix verified (verify), so
+	// none offered: its findings need none.
+	fs, stop := analyze(text, rd, verifiable(len(text), verifyBudget))
+	v := verifier{text: text, rd: rd, stop: stop, findings: fs, budget: verifyBudget}
 	return merge(fs, &v)
 }
 
 // verifier checks fixes of one URL against what analyze found before.
 type verifier struct {
-	text   string
-	rd     reading
-	stop   int            // where the syntax parse stopped
-	before map[place]bool // the findings before any fix
-	budget int            // bytes left to re-check (verifyBudget)
+	text string
+	rd   reading
+	stop int // where the syntax parse stopped
+	// findings are those before any fix, and before their places, made on
+	// first use: most fixes leave no finding to look up.
+	findings []finding
+	before   map[place]bool
+	budget   int // bytes left to re-check (verifyBudget)
+}
+
+// verifiable reports whether a fix of a URL of n bytes can be verified
+// within budget, whatever the fix writes: verify spends n and 16 bytes of
+// the budget besides what the fix writes.
+func verifiable(n, budget int) bool {
+	return n+16 <= budget
 }
 
 // verify applies the edits of a fix to the text and checks again: the fix
@@ -221,7 +235,7 @@ func (v *verifier) verify(gone []place, edits []edit) bool {
 	if !ok {
 		return false
 	}
-	after, _ := analyze(fixed, v.rd)
+	after, _ := analyze(fixed, v.rd, false)
 	for _, g := range after {
 		at := mapBack(g.start, edits)
 		for _, p := range gone {
@@ -229,11 +243,22 @@ func (v *verifier) verify(gone []place, edits []edit) bool {
 				return false
 			}
 		}
-		if violation(g.code) && !v.before[place{g.code, at}] && !v.exposed(g, edits) {
+		if violation(g.code) && !v.wasThere(place{g.code, at}) && !v.exposed(g, edits) {
 			return false
 		}
 	}
 	return true
+}
+
+// wasThere reports whether a finding was at p before any fix.
+func (v *verifier) wasThere(p place) bool {
+	if v.before == nil {
+		v.before = make(map[place]bool, len(v.findings))
+		for _, f := range v.findings {
+			v.before[place{f.code, f.start}] = true
+		}
+	}
+	return v.before[p]
 }
 
 // exposed reports whether g, a finding of the fixed text, was there all
@@ -270,6 +295,11 @@ func (v *verifier) exposed(g finding, edits []edit) bool {
 // applyEdits applies edits, in text order and not overlapping, to text.
 func applyEdits(text string, edits []edit) (string, bool) {
 	var b strings.Builder
+	n := len(text)
+	for _, e := range edits {
+		n += len(e.text)
+	}
+	b.Grow(n) // at least what it needs: one allocation
 	prev := 0
 	for _, e := range edits {
 		if e.start < prev || e.end < e.start || e.end > len(text) {

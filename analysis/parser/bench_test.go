@@ -2,7 +2,14 @@ package parser
 
 import (
 	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
+	"time"
+
+	"github.com/urlls/urlls/analysis/grammar"
 )
 
 // The three benchmarks run over the same URL set (benchURLs: 3000 generated
@@ -55,5 +62,98 @@ func BenchmarkRFC3986(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		_, _ = RFC3986.Parse(urls[i%len(urls)], true)
+	}
+}
+
+// realURLs returns the URLs of testdata/real-valid.txt or
+// testdata/real-invalid.txt (see testdata/README.md): URLs real documents
+// hold, found by the scanner, one a line.
+func realURLs(t testing.TB, name string) []string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+}
+
+// realSets are the benchmark sets of real URLs: the valid ones, the invalid
+// ones, and all of them in the proportion the documents have them (the
+// valid file holds every seventh valid URL found, the invalid file every
+// invalid one, so all takes every seventh invalid URL).
+func realSets(b *testing.B) map[string][]string {
+	valid, invalid := realURLs(b, "real-valid.txt"), realURLs(b, "real-invalid.txt")
+	all := slices.Clone(valid)
+	for i := 0; i < len(invalid); i += 7 {
+		all = append(all, invalid[i])
+	}
+	return map[string][]string{"Valid": valid, "Invalid": invalid, "All": all}
+}
+
+// benchmarkParseReal is Parser.ParseReference into one reused tree, the
+// full production tree of each URL or its syntax error; one op is one URL.
+func benchmarkParseReal(b *testing.B, set string) {
+	urls := realSets(b)[set]
+	var p Parser
+	var t grammar.Tree
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		_ = p.ParseReference(urls[i%len(urls)], &t)
+	}
+}
+
+// benchmarkNetURLParseReal is net/url.Parse on the same URLs.
+func benchmarkNetURLParseReal(b *testing.B, set string) {
+	urls := realSets(b)[set]
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		_, _ = url.Parse(urls[i%len(urls)])
+	}
+}
+
+func BenchmarkParseRealValid(b *testing.B)         { benchmarkParseReal(b, "Valid") }
+func BenchmarkParseRealInvalid(b *testing.B)       { benchmarkParseReal(b, "Invalid") }
+func BenchmarkParseRealAll(b *testing.B)           { benchmarkParseReal(b, "All") }
+func BenchmarkNetURLParseRealValid(b *testing.B)   { benchmarkNetURLParseReal(b, "Valid") }
+func BenchmarkNetURLParseRealInvalid(b *testing.B) { benchmarkNetURLParseReal(b, "Invalid") }
+func BenchmarkNetURLParseRealAll(b *testing.B)     { benchmarkNetURLParseReal(b, "All") }
+
+// BenchmarkRealRatio runs Parser.ParseReference and net/url.Parse over the
+// same real URLs in alternating batches of 64, so that both see the same
+// load on a busy machine, and reports their times a URL and the ratio
+// (urlls/net-url: below 1 is faster than net/url). One op is the whole set
+// by each.
+func BenchmarkRealRatio(b *testing.B) {
+	sets := realSets(b)
+	for _, name := range []string{"Valid", "Invalid", "All"} {
+		urls := sets[name]
+		b.Run(name, func(b *testing.B) {
+			var p Parser
+			var t grammar.Tree
+			var ours, theirs time.Duration
+			for i := 0; i < b.N; i++ {
+				for lo := 0; lo < len(urls); lo += 64 {
+					batch := urls[lo:min(lo+64, len(urls))]
+					t0 := time.Now()
+					for _, u := range batch {
+						_ = p.ParseReference(u, &t)
+					}
+					t1 := time.Now()
+					for _, u := range batch {
+						_, _ = url.Parse(u)
+					}
+					t2 := time.Now()
+					ours += t1.Sub(t0)
+					theirs += t2.Sub(t1)
+				}
+			}
+			n := float64(b.N) * float64(len(urls))
+			b.ReportMetric(0, "ns/op")
+			b.ReportMetric(float64(ours.Nanoseconds())/n, "urlls-ns/URL")
+			b.ReportMetric(float64(theirs.Nanoseconds())/n, "net-url-ns/URL")
+			b.ReportMetric(float64(ours)/float64(theirs), "urlls/net-url")
+		})
 	}
 }

@@ -2,6 +2,7 @@ package parser
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -9,6 +10,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/urlls/urlls/analysis/grammar"
 )
 
 // corpusDir holds the copies of ../shared/corpus (see its README.md).
@@ -199,6 +202,62 @@ func TestFastAgreesWithMatcherOnCorpus(t *testing.T) {
 	t.Logf("%d inputs; %d parses valid, %d of them on the fast path", len(inputs), valid, fastValid)
 }
 
+// errorCases are inputs that fail in each way the fast path reports a
+// syntax error itself (errors.go), and near them.
+var errorCases = []string{
+	"http://h/%", "http://h/%4", "http://h/%4z", "http://h/a%", "http://h/a%z", "http://h/a%4", "http://h/a/%",
+	"http://h/a/%zz", "http://h/{", "http://h/a{", "http://h/a/{", "http://h/a/b{", "http://h//{", "http://h/a//{",
+	"http://h/?{", "http://h/?a{", "http://h/a?{", "http://h/a?b{", "http://h/?%", "http://h/?a%", "http://h/?%4",
+	"http://h/?a%4x", "http://h/a?b/c", "http://h/a?b?c", "http://h/~", "http://h/a~", "http://h/ a", "http://h/a b",
+	"HTTP://h/a b", "https://h/a b", "https://h/{", "https://h/a/{", "https://h/?{", "https://h/?a{", "https://h/a%",
+	"https://h/?%", "http://1.2.3.4/a b", "http://h:80/a b", "http://h.a-b.c:8080/x/y?z{", "http://h/é", "http://h/?é",
+	"http://h/a\x00", "http://h#{", "http://h#a{", "http://h/#%", "http://h#a%4", "https://h/a#b c", "a:b#{", "#{",
+	"#a%", "a#%z", "{", "{a", " a", "é", "%", "%z", "a{", "/{", "//{", "?{", ";{", "a/{", "mailto:a#{",
+	"http://h?a", "http://h:/a b", "http://h/a#b#c", "http://h/\u00e9{",
+	"a b", "a/b c", "a/{", "a//{", "a%", "a%z", "a%4z", "a/b%", "a/%", "a/%z", "%", "%4", "/%", "/%z", "/a%",
+	"/a/%", "/a b", "/a/b c", "/a/{", "/{", "/ ", "/a//b{", "a;b{", "a?b{", "a;b?c d", "/a;b c", "//h/a b",
+	"http://{", "http://$X", "http://*.a", "http://", "http://%41", "http:///", "http://:80", "http://@h", "http://é",
+	"http://-a/", "http://a-/", "http://a..b/", "http://1.2/", "http://1.2.3.4?", "http://1.2.3.4:x", "http://1.2.3.4:8?",
+	"http://a?", "http://ab?", "http://a.b?", "http://a.bc?", "http://a.b2?", "http://1a.b?", "http://a.1b?", "http://a:?",
+	"http://a:", "http://a:80?", "http://a:80x/", "http://a.b:8080 ", "https://depot.dev?x", "https://a\\.com/", "http://a-b.c-d?",
+	"http://a.b.", "http://a.b./", "http://a.-b/", "http://_a/", "http://a_b/", "http://host:port", "http://u:p@h/", "http://u@h/",
+	"HTTPS://A.B?", "http://1.2.3.4.5/", "http://1.2.3/", "http://123.45.6.7x/", "http://a.b.c.d.e.f.g.h.i.j.k.l.m.n.o.p?",
+	"//h/{", "//h{", "./a b", "../a/b c", "a:b c", "/a:b@c{", "é/a", "/é", "a/é", "/a/é", "a/b/c/d{", "/a/b/c%zz",
+}
+
+func TestFastErrorsAgreeWithMatcher(t *testing.T) {
+	for _, in := range errorCases {
+		for _, relative := range []bool{false, true} {
+			if msg := checkAgreement(in, relative); msg != "" {
+				t.Errorf("%q (relative=%v): %s", in, relative, msg)
+			}
+		}
+	}
+}
+
+// TestFastErrorsOnRealURLs checks the fast path's errors on the invalid URLs
+// of real documents (testdata/real-invalid.txt) and counts how many it
+// reports itself; the others go to the general matcher.
+func TestFastErrorsOnRealURLs(t *testing.T) {
+	invalid := realURLs(t, "real-invalid.txt")
+	fastErrs := 0
+	for _, in := range invalid {
+		if msg := checkAgreement(in, true); msg != "" {
+			t.Errorf("%q: %s", in, msg)
+		}
+		var p fast
+		if !p.parse(in, true) && p.failShape != nil {
+			fastErrs++
+		}
+	}
+	for _, in := range realURLs(t, "real-valid.txt") {
+		if msg := checkAgreement(in, true); msg != "" {
+			t.Errorf("%q: %s", in, msg)
+		}
+	}
+	t.Logf("%d invalid real URLs, %d errors from the fast path, %d from the general matcher", len(invalid), fastErrs, len(invalid)-fastErrs)
+}
+
 // TestFastPathCoversValidURLs keeps the speed claim honest: every valid URL of
 // the generated set, which has every scheme, takes the fast path.
 func TestFastPathCoversValidURLs(t *testing.T) {
@@ -233,13 +292,44 @@ func checkAgreement(in string, relative bool) string {
 	case (gotErr == nil) != (wantErr == nil):
 		return fmt.Sprintf("Parse error %v, matcher error %v", gotErr, wantErr)
 	case gotErr != nil:
-		if gotErr.Error() != wantErr.Error() {
-			return fmt.Sprintf("Parse error %q, matcher error %q", gotErr, wantErr)
+		if g, w := errorString(gotErr), errorString(wantErr); g != w {
+			return fmt.Sprintf("Parse error %s, matcher error %s", g, w)
 		}
 	case got.String() != want.String():
 		return fmt.Sprintf("Parse tree differs\nParse:\n%s\nmatcher:\n%s", got, want)
 	}
+	// The reusable Parser answers as Parse does, with a tree that held
+	// another URL's nodes before.
+	var p Parser
+	t := grammar.Tree{Nodes: make([]grammar.Node, 3, 64)}
+	pErr := p.Parse(in, &t)
+	if relative {
+		pErr = p.ParseReference(in, &t)
+	}
+	switch {
+	case errorString(pErr) != errorString(gotErr):
+		return fmt.Sprintf("Parser error %s, Parse error %s", errorString(pErr), errorString(gotErr))
+	case pErr == nil && t.String() != got.String():
+		return fmt.Sprintf("Parser tree differs\nParser:\n%s\nParse:\n%s", t, got)
+	}
 	return ""
+}
+
+// errorString renders every field of a syntax error: offset, production,
+// chain, expected and whether the matcher gave up.
+func errorString(err error) string {
+	if err == nil {
+		return "<nil>"
+	}
+	var se *grammar.SyntaxError
+	if !errors.As(err, &se) {
+		return "not a *grammar.SyntaxError: " + err.Error()
+	}
+	var chain []string
+	for _, r := range se.Chain {
+		chain = append(chain, r.Name)
+	}
+	return fmt.Sprintf("{%q offset %d rule %s chain %v expected %q gaveUp %v}", se.Input, se.Offset, se.Rule.Name, chain, se.Expected, se.GaveUp)
 }
 
 // FuzzParse looks for an input where the fast path and the general matcher
@@ -252,6 +342,9 @@ func FuzzParse(f *testing.F) {
 		"gopher://h/%09", "wais://h/d/t/p", "prospero://h/p;a=b", "//h/p;q?r", "mailto:", "a:b"} {
 		f.Add(s)
 	}
+	for _, s := range errorCases {
+		f.Add(s)
+	}
 	f.Fuzz(func(t *testing.T, in string) {
 		for _, relative := range []bool{false, true} {
 			if msg := checkAgreement(in, relative); msg != "" {
@@ -259,4 +352,28 @@ func FuzzParse(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestFastErrorsOnRandomURLs compares the fast path with the general
+// matcher on random inputs over the bytes that decide where a URL fails
+// (label and segment bytes, separators, escapes, bytes no URL holds), after
+// the prefixes whose failures the fast path reports itself.
+func TestFastErrorsOnRandomURLs(t *testing.T) {
+	r := rand.New(rand.NewPCG(12, 3))
+	prefixes := []string{"http://", "https://", "HTTP://", "", "/", "//", "file://", "ftp://", "x:"}
+	pieces := []string{"a", "b", "Z", "1", "9", "-", ".", ":", "/", "?", ";", "=", "&", "@", "%", "%4", "%41", "%zz",
+		"#", "{", " ", "~", "é", "ab", "12", "a.b", "1.2.3.4", ":80", "_"}
+	for i := 0; i < 20000; i++ {
+		var sb strings.Builder
+		sb.WriteString(prefixes[r.IntN(len(prefixes))])
+		for n := r.IntN(8); n >= 0; n-- {
+			sb.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		in := sb.String()
+		for _, relative := range []bool{false, true} {
+			if msg := checkAgreement(in, relative); msg != "" {
+				t.Fatalf("%q (relative=%v): %s", in, relative, msg)
+			}
+		}
+	}
 }

@@ -156,6 +156,16 @@ type fast struct {
 	nodes []grammar.Node
 	open  [16]int32 // indexes of the open nodes
 	depth int
+	// failShape and failAt are the syntax error of an input the fast path
+	// rejects where it knows the general matcher's error (errors.go); nil
+	// when it does not.
+	failShape *shape
+	failAt    int
+}
+
+// fail records that the input fails as shape s does, at offset.
+func (p *fast) fail(s *shape, offset int) {
+	p.failShape, p.failAt = s, offset
 }
 
 // fastPool recycles the parsers' node buffers.
@@ -383,16 +393,40 @@ func (p *fast) slashRun(list, seg *grammar.Rule, pos int, set uint16, esc *gramm
 }
 
 // httpurl = "http://" hostport [ "/" hpath [ "?" search ]]; httpsurl likewise.
-func (p *fast) httpurl(r *grammar.Rule, prefix int) bool {
+// A failure in the path or search has the shape of errs.
+func (p *fast) httpurl(r *grammar.Rule, prefix int, errs *httpShapes) bool {
 	p.push(r, 0)
 	pos, ok := p.hostport(prefix)
 	if !ok {
+		// An invalid host: the run of host bytes, which no alternative
+		// gets past.
+		end := prefix
+		for end < len(p.in) && class[p.in[end]]&cHost != 0 {
+			end++
+		}
+		p.hostFailure(errs.scheme, prefix, end)
+		return false
+	}
+	switch {
+	case pos == len(p.in) || p.in[pos] == '/':
+	case p.in[pos] == ':':
+		p.hostFailure(errs.scheme, prefix, pos+1) // ":" and no port
+		return false
+	default:
+		p.hostFailure(errs.scheme, prefix, pos)
 		return false
 	}
 	if p.at(pos, '/') {
-		pos = p.slashRun(rHpath, rHsegment, pos+1, setHseg, rEscape)
+		pathStart := pos + 1
+		pos = p.slashRun(rHpath, rHsegment, pathStart, setHseg, rEscape)
+		pathEnd, searchStart := pos, -1
 		if p.at(pos, '?') {
-			pos = p.node(rSearch, pos+1, setHseg, rEscape)
+			searchStart = pos + 1
+			pos = p.node(rSearch, searchStart, setHseg, rEscape)
+		}
+		if pos < len(p.in) {
+			p.httpFailure(errs, pos, lastSegment(p.in, pathStart, pathEnd), pathStart, searchStart)
+			return false
 		}
 	}
 	p.pop(pos)
@@ -701,22 +735,28 @@ func (p *fast) relativeURL() bool {
 		p.push(rNetPath, 0)
 		pos = p.node(rNetLoc, 2, setNetLoc, rEsc1808)
 		if p.at(pos, '/') {
-			pos = p.absPath(pos)
+			pos = p.absPath(pos, nil)
 		}
 		p.pop(pos)
 	} else if p.at(0, '/') {
-		pos = p.absPath(0)
+		pos = p.absPath(0, &absPathErrs)
 	} else {
-		pos = p.relPath(0)
+		pos = p.relPath(0, &relPathErrs)
+		if pos == 0 && len(p.in) > 0 && p.in[0] != '%' {
+			// rel_path matched nothing, and net_path and abs_path start
+			// with "/": the first byte is no reference's.
+			p.fail(&relativeStartErr, 0)
+		}
 	}
 	p.pop(pos)
 	return pos == len(p.in)
 }
 
-// abs_path = "/" rel_path
-func (p *fast) absPath(pos int) int {
+// abs_path = "/" rel_path; a failure in its path has the shape of errs
+// (nil for none known).
+func (p *fast) absPath(pos int, errs *pathShapes) int {
 	p.push(rAbsPath, pos)
-	end := p.relPath(pos + 1)
+	end := p.relPath(pos+1, errs)
 	p.pop(end)
 	return end
 }
@@ -724,10 +764,14 @@ func (p *fast) absPath(pos int) int {
 // rel_path = [ path ] [ ";" params ] [ "?" query ]
 // path     = fsegment *( "/" segment ); fsegment = 1*pchar; segment = *pchar
 // params   = param *( ";" param ); param = *( pchar / "/" )
-func (p *fast) relPath(pos int) int {
+//
+// A failure right after the path (no params or query follow it) has the
+// shape of errs, when not nil.
+func (p *fast) relPath(pos int, errs *pathShapes) int {
 	p.push(rRelPath, pos)
 	mark := len(p.nodes)
 	p.push(rPath, pos)
+	pathStart := pos
 	end := p.node(rFseg1808, pos, setPchar, rEsc1808)
 	if end == pos {
 		p.nodes = p.nodes[:mark] // fsegment needs a pchar: no path
@@ -738,6 +782,9 @@ func (p *fast) relPath(pos int) int {
 		}
 		p.pop(end)
 		pos = end
+	}
+	if errs != nil && pos < len(p.in) && p.in[pos] != ';' && p.in[pos] != '?' {
+		p.pathFailure(errs, pos, pathStart)
 	}
 	if p.at(pos, ';') {
 		p.push(rParams, pos+1)
@@ -767,7 +814,7 @@ func (p *fast) absolute(scheme string) bool {
 	case 4:
 		switch {
 		case pre("http://"):
-			return p.httpurl(rHttpurl, len("http://"))
+			return p.httpurl(rHttpurl, len("http://"), httpErrs)
 		case pre("file://"):
 			return p.fileurl()
 		case pre("news:"):
@@ -779,7 +826,7 @@ func (p *fast) absolute(scheme string) bool {
 		}
 	case 5:
 		if pre("https://") {
-			return p.httpurl(rHttpsurl, len("https://"))
+			return p.httpurl(rHttpsurl, len("https://"), httpsErrs)
 		}
 	case 3:
 		if pre("ftp://") {
@@ -825,9 +872,20 @@ func lowerASCII(s string) string {
 func parseFast(input string, relative bool) (grammar.Tree, bool) {
 	p := fastPool.Get().(*fast)
 	defer fastPool.Put(p)
-	p.in = input
 	p.nodes = p.nodes[:0]
+	if !p.parse(input, relative) {
+		return grammar.Tree{}, false
+	}
+	// One exact allocation, free of pointers: the tree is returned by value.
+	return grammar.Tree{Input: input, Nodes: append([]grammar.Node(nil), p.nodes...)}, true
+}
+
+// parse runs the fast path over input, appending the tree's nodes to
+// p.nodes; it reports false when the general matcher must decide.
+func (p *fast) parse(input string, relative bool) bool {
+	p.in = input
 	p.depth = 0
+	p.failShape = nil
 	p.nodes = append(p.nodes, grammar.Node{ID: ruleURL.ID, Start: 0, End: int32(len(input))})
 	body := input
 	hash := splitFragment(input)
@@ -843,15 +901,29 @@ func parseFast(input string, relative bool) (grammar.Tree, bool) {
 		ok = p.absolute(scheme)
 	}
 	if !ok || p.depth != 0 {
-		return grammar.Tree{}, false
+		return false
 	}
 	if hash >= 0 {
 		p.in = input
-		if p.fragment(hash+1) != len(input) {
-			return grammar.Tree{}, false
+		if end := p.fragment(hash + 1); end != len(input) {
+			if input[end] == '%' {
+				p.fail(&fragmentEscapeErr, escapeEnd(input, end))
+			} else {
+				p.fail(&fragmentErr, end)
+			}
+			return false
 		}
 	}
 	p.nodes[0].Size = int32(len(p.nodes))
-	// One exact allocation, free of pointers: the tree is returned by value.
-	return grammar.Tree{Input: input, Nodes: append([]grammar.Node(nil), p.nodes...)}, true
+	return true
+}
+
+// syntaxError returns the error of the input the last parse rejected, when
+// the fast path knows it (errors.go).
+func (p *fast) syntaxError(input string) (*grammar.SyntaxError, bool) {
+	if p.failShape == nil {
+		return nil, false
+	}
+	err := p.failShape.at(input, p.failAt)
+	return err, err != nil
 }

@@ -94,21 +94,111 @@ func splitFragment(input string) int {
 
 // Parse parses an absolute URL with the production of its scheme. The error,
 // when there is one, is a *grammar.SyntaxError. The tree is a value: the
-// header of its node slice, which is its only allocation.
+// header of its node slice, which is its only allocation (Parser.Parse
+// reuses a tree and allocates nothing).
 func Parse(input string) (grammar.Tree, error) {
-	if t, ok := parseFast(input, false); ok {
-		return t, nil
-	}
-	return Reference(input)
+	return parseOnce(input, false)
 }
 
 // ParseReference parses a URL reference as found in a link: an absolute URL
 // when it starts with a scheme, else an RFC 1808 relativeURL.
 func ParseReference(input string) (grammar.Tree, error) {
-	if t, ok := parseFast(input, true); ok {
-		return t, nil
+	return parseOnce(input, true)
+}
+
+// Validate returns the error Parse returns for input, without building a
+// tree to keep: a valid URL costs no allocation.
+func Validate(input string) error {
+	return validate(input, false)
+}
+
+// ValidateReference returns the error ParseReference returns for input, as
+// Validate does.
+func ValidateReference(input string) error {
+	return validate(input, true)
+}
+
+func validate(input string, relative bool) error {
+	p := fastPool.Get().(*fast)
+	defer fastPool.Put(p)
+	p.nodes = p.nodes[:0]
+	if p.parse(input, relative) {
+		return nil
 	}
-	return ReferenceRelative(input)
+	if err, ok := p.syntaxError(input); ok {
+		return err
+	}
+	if relative {
+		_, err := ReferenceRelative(input)
+		return err
+	}
+	_, err := Reference(input)
+	return err
+}
+
+// parseOnce is Parse (ParseReference when relative) with a pooled fast
+// path, whose nodes the tree copies in one exact allocation.
+func parseOnce(input string, relative bool) (grammar.Tree, error) {
+	p := fastPool.Get().(*fast)
+	defer fastPool.Put(p)
+	p.nodes = p.nodes[:0]
+	if p.parse(input, relative) {
+		return grammar.Tree{Input: input, Nodes: append([]grammar.Node(nil), p.nodes...)}, nil
+	}
+	if err, ok := p.syntaxError(input); ok {
+		return grammar.Tree{}, err
+	}
+	if relative {
+		return ReferenceRelative(input)
+	}
+	return Reference(input)
+}
+
+// A Parser parses URLs as Parse and ParseReference do into a tree the
+// caller keeps and reuses: once its node slice has grown to the size of the
+// URLs parsed, a valid URL costs no allocation, and neither does an invalid
+// one whose error the fast path knows: the *grammar.SyntaxError it returns
+// is the Parser's own, overwritten by the next call (copy it to keep it).
+// The zero Parser is ready to use; it is not safe for concurrent use.
+type Parser struct {
+	fast fast
+	err  grammar.SyntaxError
+}
+
+// Parse parses an absolute URL as the function Parse does, into t, whose
+// nodes it overwrites (t.Nodes keeps its array). On an error t is empty.
+func (p *Parser) Parse(input string, t *grammar.Tree) error {
+	return p.parse(input, false, t)
+}
+
+// ParseReference parses a URL reference as the function ParseReference
+// does, into t.
+func (p *Parser) ParseReference(input string, t *grammar.Tree) error {
+	return p.parse(input, true, t)
+}
+
+func (p *Parser) parse(input string, relative bool, t *grammar.Tree) error {
+	p.fast.nodes = t.Nodes[:0]
+	ok := p.fast.parse(input, relative)
+	t.Input, t.Nodes = input, p.fast.nodes
+	p.fast.nodes = nil // t owns the array
+	if ok {
+		return nil
+	}
+	if p.fast.failShape != nil && p.fast.failShape.into(&p.err, input, p.fast.failAt) {
+		t.Input, t.Nodes = "", t.Nodes[:0]
+		return &p.err
+	}
+	ref := Reference
+	if relative {
+		ref = ReferenceRelative
+	}
+	rt, err := ref(input)
+	t.Nodes = append(t.Nodes[:0], rt.Nodes...)
+	if err != nil {
+		t.Input = ""
+	}
+	return err
 }
 
 // Reference parses input as Parse does, with the general matcher: the

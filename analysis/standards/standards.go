@@ -105,9 +105,9 @@ func rfc1738(input string) Verdict {
 	var err error
 	if parser.Scheme(input) == "" {
 		v.Standard = RFC1808
-		_, err = parser.ParseReference(input)
+		err = parser.ValidateReference(input)
 	} else {
-		_, err = parser.Parse(parser.LowerScheme(input))
+		err = parser.Validate(parser.LowerScheme(input))
 	}
 	return grammarVerdict(v, input, err)
 }
