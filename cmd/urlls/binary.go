@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"io/fs"
 	"net/http"
+	"os"
+	"slices"
 	"strings"
 
 	"github.com/urlls/urlls/lsp/fileio"
@@ -184,14 +187,26 @@ var signatures = []signature{
 // Only a regular file is read (a FIFO, a socket or a device is refused
 // with a *fileio.NotRegularError before it is opened), and no more than
 // limit bytes: a longer file or input is a *fileio.TooLargeError, having
-// cost no more than limit+1 bytes of memory.
-func readDocument(path string, stdin io.Reader, limit int64, named bool) (doc []byte, kind string, err error) {
+// cost no more than limit+1 bytes of memory. found is what a walk's lstat
+// said of the file (a regular file), or nil: then the file is stat'ed
+// before it is opened.
+//
+// The text is read into buf (from its start, grown as needed), in one
+// read of the file's size after the first sniffLen bytes.
+func readDocument(path string, stdin io.Reader, limit int64, named bool, found fs.FileInfo, buf []byte) (doc []byte, kind string, err error) {
 	name := path
 	r := stdin
+	size := int64(-1) // unknown: standard input
 	if path == "-" {
 		name = stdinName
 	} else {
-		f, info, err := fileio.OpenRegular(path)
+		var f *os.File
+		var info fs.FileInfo
+		if found != nil {
+			f, info, err = fileio.OpenFound(path, found)
+		} else {
+			f, info, err = fileio.OpenRegular(path)
+		}
 		if err != nil {
 			return nil, "", err
 		}
@@ -199,11 +214,20 @@ func readDocument(path string, stdin io.Reader, limit int64, named bool) (doc []
 		if info.Size() > limit {
 			return nil, "", &fileio.TooLargeError{Path: path, Limit: limit}
 		}
-		r = f
+		r, size = f, info.Size()
 	}
-	head := make([]byte, sniffLen)
-	n, err := io.ReadFull(r, head)
-	head = head[:n]
+	// Room for the whole file and one byte more, which tells at once that
+	// it ended where its size said (or that it grew).
+	want := int64(sniffLen)
+	if size >= 0 {
+		want = max(want, size+1)
+	}
+	if int64(cap(buf)) < want {
+		buf = make([]byte, 0, want)
+	}
+	buf = buf[:0]
+	n, err := io.ReadFull(r, buf[:min(sniffLen, cap(buf))])
+	buf = buf[:n]
 	end := errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF)
 	if err != nil && !end {
 		return nil, "", err
@@ -211,19 +235,31 @@ func readDocument(path string, stdin io.Reader, limit int64, named bool) (doc []
 	if int64(n) > limit {
 		return nil, "", &fileio.TooLargeError{Path: name, Limit: limit}
 	}
-	if kind := binaryKind(head); kind != "" && !(named && kind == nulKind) {
+	if kind := binaryKind(buf); kind != "" && !(named && kind == nulKind) {
 		return nil, kind, nil
 	}
 	if end {
-		return head, "", nil
+		return buf, "", nil
 	}
-	rest, err := fileio.ReadLimited(r, name, limit-int64(n))
-	var tl *fileio.TooLargeError
-	if errors.As(err, &tl) {
-		return nil, "", &fileio.TooLargeError{Path: name, Limit: limit}
+	// The rest, up to limit+1 bytes: one more than the limit is too many.
+	for {
+		if len(buf) == cap(buf) {
+			if int64(len(buf)) > limit {
+				return nil, "", &fileio.TooLargeError{Path: name, Limit: limit}
+			}
+			buf = slices.Grow(buf, int(min(int64(len(buf)), limit+1-int64(len(buf)))))
+		}
+		room := buf[len(buf):min(cap(buf), int(min(int64(cap(buf)), limit+1)))]
+		m, err := r.Read(room)
+		buf = buf[:len(buf)+m]
+		if int64(len(buf)) > limit {
+			return nil, "", &fileio.TooLargeError{Path: name, Limit: limit}
+		}
+		if errors.Is(err, io.EOF) {
+			return buf, "", nil
+		}
+		if err != nil {
+			return nil, "", err
+		}
 	}
-	if err != nil {
-		return nil, "", err
-	}
-	return append(head, rest...), "", nil
 }

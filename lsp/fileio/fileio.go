@@ -151,6 +151,32 @@ func Open(name string, flag int) (*os.File, fs.FileInfo, error) {
 	return f, info, nil
 }
 
+// OpenFound opens for reading the file at name that a directory walk found
+// to be a regular file (found: from its lstat, which does not follow a
+// symbolic link), without the stat OpenRegular makes first; what was
+// opened is still checked to be a regular file, in case the file was
+// replaced in between (a FIFO opens non-blocking, and is refused). It
+// saves a system call per file of a walk.
+func OpenFound(name string, found fs.FileInfo) (*os.File, fs.FileInfo, error) {
+	if !found.Mode().IsRegular() {
+		return nil, nil, &NotRegularError{Path: name, Mode: found.Mode()}
+	}
+	f, err := os.OpenFile(name, os.O_RDONLY|oNonblock, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	info, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	if !info.Mode().IsRegular() {
+		f.Close()
+		return nil, nil, &NotRegularError{Path: name, Mode: info.Mode()}
+	}
+	return f, info, nil
+}
+
 // ReadLimited reads r to its end, or fails with a *TooLargeError naming
 // name as soon as it has read more than limit bytes: a reader that never
 // ends costs limit+1 bytes of memory, no more.

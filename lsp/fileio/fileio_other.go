@@ -22,5 +22,9 @@ type ID struct{ Dev, Ino uint64 }
 // the system does not tell.
 func FileID(info fs.FileInfo) (ID, bool) { return ID{}, false }
 
+// Links would return the number of names of the file that info describes;
+// ok is false where the system does not tell.
+func Links(info fs.FileInfo) (uint64, bool) { return 0, false }
+
 // Lock would take an exclusive advisory lock on f; there is none here.
 func Lock(f *os.File) error { return nil }

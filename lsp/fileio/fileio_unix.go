@@ -37,6 +37,20 @@ func FileID(info fs.FileInfo) (ID, bool) {
 	return ID{Dev: uint64(st.Dev), Ino: uint64(st.Ino)}, true
 }
 
+// Links returns the number of names (hard links) of the file that info
+// describes: a file with one name cannot be reached again under another
+// in a walk that follows no symbolic link.
+func Links(info fs.FileInfo) (uint64, bool) {
+	if info == nil {
+		return 0, false
+	}
+	st, ok := info.Sys().(*syscall.Stat_t)
+	if !ok {
+		return 0, false
+	}
+	return uint64(st.Nlink), true
+}
+
 // Lock takes an exclusive advisory lock (flock(2)) on f, waiting for
 // another holder to release it; it is released when f is closed. Other
 // urlls processes fixing the same file take it too; programs that do not
