@@ -13,6 +13,10 @@ import (
 	"github.com/urlls/urlls/lsp/fileio"
 )
 
+// smallFile is the size up to which a file is read whole at once, before
+// its head is sniffed: most documents are smaller.
+const smallFile = 64 << 10
+
 // sniffLen is how much of a file decides whether it is binary: git looks for
 // a NUL in the first 8000 bytes; this is a little more, a round 8 KiB.
 const sniffLen = 8192
@@ -225,13 +229,29 @@ func readDocument(path string, stdin io.Reader, limit int64, named bool, found f
 	if int64(cap(buf)) < want {
 		buf = make([]byte, 0, want)
 	}
-	buf = buf[:0]
-	n, err := io.ReadFull(r, buf[:min(sniffLen, cap(buf))])
-	buf = buf[:n]
-	end := errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF)
-	if err != nil && !end {
-		return nil, "", err
+	// The first read takes a small file whole (one read, where reading the
+	// head and then the rest took three), and the head of a large one, so
+	// that a video costs its first bytes only.
+	first := min(cap(buf), max(sniffLen, smallFile))
+	if size > int64(smallFile) {
+		first = sniffLen
 	}
+	// A file has ended when its size is read: one that grew since it was
+	// stat'ed is read as it was, and the read that would return nothing is
+	// saved.
+	n, end := 0, size == 0
+	for n < first && !end {
+		m, err := r.Read(buf[n:first])
+		n += m
+		switch {
+		case errors.Is(err, io.EOF):
+			end = true
+		case err != nil:
+			return nil, "", err
+		}
+		end = end || int64(n) == size
+	}
+	buf = buf[:n]
 	if int64(n) > limit {
 		return nil, "", &fileio.TooLargeError{Path: name, Limit: limit}
 	}
@@ -255,7 +275,7 @@ func readDocument(path string, stdin io.Reader, limit int64, named bool, found f
 		if int64(len(buf)) > limit {
 			return nil, "", &fileio.TooLargeError{Path: name, Limit: limit}
 		}
-		if errors.Is(err, io.EOF) {
+		if errors.Is(err, io.EOF) || int64(len(buf)) == size {
 			return buf, "", nil
 		}
 		if err != nil {

@@ -270,8 +270,8 @@ type checker struct {
 
 	mu       sync.Mutex
 	configs  *recentCache[configKey, *dirConfig]
-	stops    *recentCache[configKey, string] // configStop's answers, by directory and top
-	warnings []string                        // about the configuration files ignored, each once
+	roots    *recentCache[string, string] // repoRoot's answers, by directory
+	warnings []string                     // about the configuration files ignored, each once
 	warned   map[string]bool
 }
 
@@ -310,7 +310,7 @@ func (e *env) checkerError(cmd *command, fs *flag.FlagSet, err error) int {
 // newChecker reads --config, compiles --include and checks --lang.
 func newChecker(f selectFlags) (*checker, error) {
 	c := &checker{flags: f, configs: newRecentCache[configKey, *dirConfig](dirCacheSize),
-		stops: newRecentCache[configKey, string](dirCacheSize), warned: map[string]bool{}}
+		roots: newRecentCache[string, string](dirCacheSize), warned: map[string]bool{}}
 	wd, err := os.Getwd()
 	if err != nil {
 		return nil, err
@@ -655,21 +655,39 @@ func (c *checker) targetDir(t target) string {
 // for standard input. So "urlls check /tmp/x/doc.md" reads no /tmp/.urlls.json,
 // wherever it is run from: /tmp is not the user's project.
 //
-// The answer is remembered by directory: finding the repository's root
-// stats a .git in every directory up to it, which would otherwise be done
-// again for each file (a fifth of the time of a walk over a big tree).
+// It is fileio.ConfigStop, with the repository's root of each directory
+// remembered (repoRoot): found for each file anew, it stats a .git in
+// every directory up to the root, a fifth of the time of a walk.
 func (c *checker) configStop(dir, top string) string {
-	key := configKey{dir, top}
-	c.mu.Lock()
-	stop, ok := c.stops.get(key)
-	c.mu.Unlock()
-	if !ok {
-		stop = fileio.ConfigStop(dir, top)
-		c.mu.Lock()
-		c.stops.put(key, stop)
-		c.mu.Unlock()
+	if root := c.repoRoot(dir); root != "" {
+		return root
 	}
-	return stop
+	if top != "" && fileio.Within(dir, top) {
+		return top
+	}
+	return dir
+}
+
+// repoRoot returns fileio.RepoRoot(dir): the nearest directory at or above
+// dir (absolute, resolved) that holds .git, or "". Each directory's answer
+// is remembered, and is its parent's unless it holds .git itself, so a
+// walk stats one .git a directory.
+func (c *checker) repoRoot(dir string) string {
+	c.mu.Lock()
+	root, ok := c.roots.get(dir)
+	c.mu.Unlock()
+	if ok {
+		return root
+	}
+	if fileio.IsRepoRoot(dir) {
+		root = dir
+	} else if parent := filepath.Dir(dir); parent != dir {
+		root = c.repoRoot(parent)
+	}
+	c.mu.Lock()
+	c.roots.put(dir, root)
+	c.mu.Unlock()
+	return root
 }
 
 // dirConfig returns the configuration in force in dir (absolute, resolved)
