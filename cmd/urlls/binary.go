@@ -6,7 +6,6 @@ import (
 	"io"
 	"io/fs"
 	"net/http"
-	"os"
 	"slices"
 	"strings"
 
@@ -204,21 +203,24 @@ func readDocument(path string, stdin io.Reader, limit int64, named bool, found f
 	if path == "-" {
 		name = stdinName
 	} else {
-		var f *os.File
-		var info fs.FileInfo
+		var f io.ReadCloser
 		if found != nil {
-			f, info, err = fileio.OpenFound(path, found)
+			f, size, err = fileio.OpenFound(path, found)
 		} else {
+			var info fs.FileInfo
 			f, info, err = fileio.OpenRegular(path)
+			if err == nil {
+				size = info.Size()
+			}
 		}
 		if err != nil {
 			return nil, "", err
 		}
 		defer f.Close()
-		if info.Size() > limit {
+		if size > limit {
 			return nil, "", &fileio.TooLargeError{Path: path, Limit: limit}
 		}
-		r, size = f, info.Size()
+		r = f
 	}
 	// Room for the whole file and one byte more, which tells at once that
 	// it ended where its size said (or that it grew).

@@ -153,28 +153,28 @@ func Open(name string, flag int) (*os.File, fs.FileInfo, error) {
 
 // OpenFound opens for reading the file at name that a directory walk found
 // to be a regular file (found: from its lstat, which does not follow a
-// symbolic link), without the stat OpenRegular makes first; what was
-// opened is still checked to be a regular file, in case the file was
-// replaced in between (a FIFO opens non-blocking, and is refused). It
-// saves a system call per file of a walk.
-func OpenFound(name string, found fs.FileInfo) (*os.File, fs.FileInfo, error) {
+// symbolic link), without the stat OpenRegular makes first, and returns
+// it with its size. What was opened is still checked to be a regular file,
+// in case the file was replaced in between (a FIFO opens non-blocking,
+// and is refused). It saves a system call per file of a walk, and where
+// the system allows, the work of an *os.File, which would try to add the
+// non-blocking descriptor to the runtime's poller, in vain for a regular
+// file (openFound).
+func OpenFound(name string, found fs.FileInfo) (io.ReadCloser, int64, error) {
 	if !found.Mode().IsRegular() {
-		return nil, nil, &NotRegularError{Path: name, Mode: found.Mode()}
+		return nil, 0, &NotRegularError{Path: name, Mode: found.Mode()}
 	}
-	f, err := os.OpenFile(name, os.O_RDONLY|oNonblock, 0)
+	return openFound(name)
+}
+
+// notRegular is the error of a file that was opened and is not a regular
+// file: its kind, as a stat of its name tells.
+func notRegular(name string) error {
+	info, err := os.Stat(name)
 	if err != nil {
-		return nil, nil, err
+		return err
 	}
-	info, err := f.Stat()
-	if err != nil {
-		f.Close()
-		return nil, nil, err
-	}
-	if !info.Mode().IsRegular() {
-		f.Close()
-		return nil, nil, &NotRegularError{Path: name, Mode: info.Mode()}
-	}
-	return f, info, nil
+	return &NotRegularError{Path: name, Mode: info.Mode()}
 }
 
 // ReadLimited reads r to its end, or fails with a *TooLargeError naming

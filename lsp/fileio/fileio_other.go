@@ -3,6 +3,7 @@
 package fileio
 
 import (
+	"io"
 	"io/fs"
 	"os"
 )
@@ -28,3 +29,21 @@ func Links(info fs.FileInfo) (uint64, bool) { return 0, false }
 
 // Lock would take an exclusive advisory lock on f; there is none here.
 func Lock(f *os.File) error { return nil }
+
+// openFound opens name and checks that it is a regular file.
+func openFound(name string) (io.ReadCloser, int64, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, 0, err
+	}
+	info, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, 0, err
+	}
+	if !info.Mode().IsRegular() {
+		f.Close()
+		return nil, 0, &NotRegularError{Path: name, Mode: info.Mode()}
+	}
+	return f, info.Size(), nil
+}
