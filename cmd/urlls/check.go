@@ -381,28 +381,41 @@ func realDir(dir string) string {
 // notices, the warnings, then each file's error in order.
 func (c *checker) run(e *env, cmd *command, paths []string, prepare, done func(*fileResult)) (ioErrors int) {
 	workers := runtime.GOMAXPROCS(0)
-	// The files between the walk and done: enough for every worker to go
-	// on while one slow file holds up the output.
+	// The files go to the workers in batches of consecutive files: a file
+	// handed over alone costs the scheduler about what reading it costs.
+	// ahead is the batches between the walk and done: enough for every
+	// worker to go on while one slow file holds up the output.
 	ahead := 4 * workers
-	type job struct {
-		seq int
-		t   target
+	type batch struct {
+		seq     int // the batch's number, in the walk's order
+		targets []target
 	}
-	jobs := make(chan job, workers)
+	batches := make(chan batch, workers)
 	tickets := make(chan struct{}, ahead)
-	checked := make(chan int, ahead)   // the seq of each file checked
-	slots := make([]fileResult, ahead) // file seq's result is in slots[seq%ahead]
+	checked := make(chan int, ahead)     // the seq of each batch checked
+	slots := make([][]fileResult, ahead) // batch seq's results are in slots[seq%ahead]
 	var walkErrs []error
 	var notices []string
 	go func() {
-		defer close(jobs)
-		seq := 0
-		walkErrs, notices = c.collect(paths, func(t target) {
+		defer close(batches)
+		seq, files := 0, 0
+		var targets []target
+		send := func() {
 			tickets <- struct{}{}
-			jobs <- job{seq, t}
-			seq++
+			batches <- batch{seq, targets}
+			seq, targets = seq+1, nil
+		}
+		walkErrs, notices = c.collect(paths, func(t target) {
+			targets = append(targets, t)
+			files++
+			if len(targets) == batchSize {
+				send()
+			}
 		})
-		c.progress.walked(seq)
+		if len(targets) > 0 {
+			send()
+		}
+		c.progress.walked(files)
 	}()
 	var wg sync.WaitGroup
 	for range workers {
@@ -410,21 +423,25 @@ func (c *checker) run(e *env, cmd *command, paths []string, prepare, done func(*
 		go func() {
 			defer wg.Done()
 			var buf []byte // reused from file to file when prepare lets go of the text
-			for j := range jobs {
-				var scratch *[]byte
-				if c.reuseBuffers {
-					scratch = &buf
+			for b := range batches {
+				results := make([]fileResult, len(b.targets))
+				for i, t := range b.targets {
+					var scratch *[]byte
+					if c.reuseBuffers {
+						scratch = &buf
+					}
+					r := c.checkFileInto(t, e.stdin, scratch)
+					if prepare != nil && r.err == nil && r.binary == "" {
+						prepare(&r)
+					}
+					if cap(buf) > maxReusedBuffer {
+						buf = nil // a huge file's buffer goes back to the heap
+					}
+					results[i] = r
+					c.progress.fileChecked()
 				}
-				r := c.checkFileInto(j.t, e.stdin, scratch)
-				if prepare != nil && r.err == nil && r.binary == "" {
-					prepare(&r)
-				}
-				if cap(buf) > maxReusedBuffer {
-					buf = nil // a huge file's buffer goes back to the heap
-				}
-				slots[j.seq%ahead] = r
-				c.progress.fileChecked()
-				checked <- j.seq
+				slots[b.seq%ahead] = results
+				checked <- b.seq
 			}
 		}()
 	}
@@ -433,9 +450,9 @@ func (c *checker) run(e *env, cmd *command, paths []string, prepare, done func(*
 		close(checked)
 	}()
 
-	// The results in order: a ticket is taken before a file is walked out
-	// and given back once it is done, so no more than ahead files are in
-	// flight and slot seq%ahead is free when file seq takes it.
+	// The results in order: a ticket is taken before a batch is walked out
+	// and given back once it is done, so no more than ahead batches are in
+	// flight and slot seq%ahead is free when batch seq takes it.
 	var messages []string // the files' errors and notices, for the end
 	ready := make([]bool, ahead)
 	next := 0
@@ -443,29 +460,13 @@ func (c *checker) run(e *env, cmd *command, paths []string, prepare, done func(*
 		ready[seq%ahead] = true
 		for ready[next%ahead] {
 			i := next % ahead
-			r := slots[i]
-			slots[i], ready[i] = fileResult{}, false
+			results := slots[i]
+			slots[i], ready[i] = nil, false
 			next++
-			switch {
-			case r.err != nil:
-				ioErrors++
-				messages = append(messages, r.err.Error())
-			case r.binary != "":
-				// A binary file is no document: one that a walk found is
-				// skipped silently, one named on the command line is
-				// mentioned, since the user asked for it, but it is no
-				// error (exit 2 is for what went wrong) nor a finding
-				// (exit 1).
-				if r.named {
-					messages = append(messages, skipNotice(r.path, r.binary))
-				}
-			default:
-				if r.fixErr != nil {
-					// Not fixed: its findings are reported as they are.
-					ioErrors++
-					messages = append(messages, r.fixErr.Error())
-				}
-				done(&r)
+			for j := range results {
+				r := &results[j]
+				c.handOver(r, &ioErrors, &messages, done)
+				results[j] = fileResult{} // let go of it at once
 			}
 			<-tickets
 		}
@@ -487,6 +488,34 @@ func (c *checker) run(e *env, cmd *command, paths []string, prepare, done func(*
 	}
 	return ioErrors
 }
+
+// handOver hands the result r of a file to done, or counts and words its
+// error or notice (messages) for the end of the run.
+func (c *checker) handOver(r *fileResult, ioErrors *int, messages *[]string, done func(*fileResult)) {
+	switch {
+	case r.err != nil:
+		*ioErrors++
+		*messages = append(*messages, r.err.Error())
+	case r.binary != "":
+		// A binary file is no document: one that a walk found is skipped
+		// silently, one named on the command line is mentioned, since the
+		// user asked for it, but it is no error (exit 2 is for what went
+		// wrong) nor a finding (exit 1).
+		if r.named {
+			*messages = append(*messages, skipNotice(r.path, r.binary))
+		}
+	default:
+		if r.fixErr != nil {
+			// Not fixed: its findings are reported as they are.
+			*ioErrors++
+			*messages = append(*messages, r.fixErr.Error())
+		}
+		done(r)
+	}
+}
+
+// batchSize is how many consecutive files a worker takes at once.
+const batchSize = 16
 
 // maxReusedBuffer bounds the read buffer a worker keeps for the next file:
 // documents are small, and a rare 50 MB one should not pin 50 MB a worker.
