@@ -123,7 +123,7 @@ func (c *checker) walk(p, real string, add func(target, fs.FileInfo)) (errs []er
 			} else {
 				parent = start
 			}
-			st, err := parent.with(path)
+			st, err := parent.with(path, c.repoRoot(path) == path)
 			if err != nil {
 				errs = append(errs, err)
 				return fs.SkipDir
@@ -226,11 +226,11 @@ func (st *ignoreState) ignored(abs string, isDir bool) bool {
 
 // with returns the state of the directory dir (absolute) below st's: st's
 // patterns and those of dir/.gitignore, or a fresh state when dir is the
-// root of another repository (a submodule or a nested clone), whose rules
-// are its own.
-func (st *ignoreState) with(dir string) (*ignoreState, error) {
+// root of another repository (a submodule or a nested clone: repoRoot says
+// whether dir holds .git), whose rules are its own.
+func (st *ignoreState) with(dir string, repoRoot bool) (*ignoreState, error) {
 	next := &ignoreState{root: st.root, patterns: st.patterns}
-	if fileio.IsRepoRoot(dir) && dir != st.root {
+	if repoRoot && dir != st.root {
 		next = &ignoreState{root: dir}
 		ps, err := readIgnoreFile(filepath.Join(gitCommonDir(dir), "info", "exclude"), nil)
 		if err != nil {
@@ -278,7 +278,7 @@ func walkStart(dir string) (*ignoreState, error) {
 	rel := components(root, dir)
 	d := root
 	for i := range rel {
-		if st, err = st.with(d); err != nil {
+		if st, err = st.with(d, fileio.IsRepoRoot(d)); err != nil {
 			return nil, err
 		}
 		d = filepath.Join(d, rel[i])
