@@ -214,7 +214,7 @@ func (rd *renderer) render(r *fileResult, shown []config.Finding) fileOutput {
 // formats at once; the elements of the JSON array inside its brackets; a
 // SARIF log's head (the tool and its rules), then its artifacts, one a
 // file, while its results, which follow the artifacts in the log, wait in
-// a spool (in memory up to a few megabytes, then in a temporary file).
+// a spool (in memory up to a megabyte, then in a temporary file).
 // The bytes are those of the whole output built at once, as it was built
 // before the output streamed (json.MarshalIndent of one log).
 type findingsWriter struct {

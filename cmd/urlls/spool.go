@@ -8,7 +8,7 @@ import (
 
 // spoolMemory is how many bytes a spool holds in memory before it moves
 // them to a temporary file.
-const spoolMemory = 4 << 20
+const spoolMemory = 1 << 20
 
 // spool holds output that must wait for output written after it (a SARIF
 // log's results wait for its artifacts): in memory up to spoolMemory,
@@ -36,6 +36,7 @@ func (s *spool) Write(p []byte) (int, error) {
 				s.err = err
 				return 0, err
 			}
+			s.mem = bytes.Buffer{} // its memory goes back to the heap
 		}
 	}
 	if s.file == nil {
