@@ -3,6 +3,10 @@ package main
 import (
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -54,3 +58,153 @@ type countingWriter struct{ n int64 }
 func (w *countingWriter) Write(p []byte) (int, error) { w.n += int64(len(p)); return len(p), nil }
 
 var _ io.Writer = (*countingWriter)(nil)
+
+// realworldDir is the corpus of real documents beside the checkout
+// (../shared/corpus/realworld, see its README); the tree benchmarks copy
+// it, and skip it when it is not there.
+const realworldDir = "../../../shared/corpus/realworld"
+
+// treeBytes is about the size of the tree of real documents that the tree
+// benchmarks check: the corpus copied until it is this large.
+const treeBytes = 64 << 20
+
+// benchTree is a tree of files for BenchmarkCheckTree and BenchmarkGrepTree,
+// and the bytes of its files.
+type benchTree struct {
+	name  string
+	dir   string
+	bytes int64
+}
+
+// benchTrees builds the trees of the tree benchmarks in b's temporary
+// directory: "realworld", copies of the real corpus (when it is there) up
+// to treeBytes, and "generated", Markdown and code written here, so that
+// something always runs.
+func benchTrees(b *testing.B) []benchTree {
+	b.Helper()
+	var trees []benchTree
+	if _, err := os.Stat(realworldDir); err == nil {
+		dir := filepath.Join(b.TempDir(), "realworld")
+		var size int64
+		for i := 0; size < treeBytes; i++ {
+			n, err := copyTree(realworldDir, filepath.Join(dir, fmt.Sprintf("copy%02d", i)))
+			if err != nil {
+				b.Fatal(err)
+			}
+			size += n
+		}
+		trees = append(trees, benchTree{"realworld", dir, size})
+	}
+	dir := filepath.Join(b.TempDir(), "generated")
+	size, err := generateTree(dir, 40, 50)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return append(trees, benchTree{"generated", dir, size})
+}
+
+// copyTree copies the regular files under src to dst and returns their
+// size.
+func copyTree(src, dst string) (int64, error) {
+	var size int64
+	err := filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || !d.Type().IsRegular() {
+			return err
+		}
+		rel, _ := filepath.Rel(src, path)
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		size += int64(len(data))
+		to := filepath.Join(dst, rel)
+		if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
+			return err
+		}
+		return os.WriteFile(to, data, 0o644)
+	})
+	return size, err
+}
+
+// generateTree writes dirs directories of files Markdown documents (and a
+// Go file each, which a walk skips) with prose, links, bare URLs, code and
+// a few broken URLs, and returns the size of what it wrote.
+func generateTree(dir string, dirs, files int) (int64, error) {
+	var size int64
+	for d := range dirs {
+		sub := filepath.Join(dir, fmt.Sprintf("section%02d", d))
+		if err := os.MkdirAll(sub, 0o755); err != nil {
+			return 0, err
+		}
+		for f := range files {
+			var doc strings.Builder
+			fmt.Fprintf(&doc, "# Page %d.%d\n\n", d, f)
+			for p := range 12 {
+				fmt.Fprintf(&doc, "Some prose about the topic of paragraph %d, with a [link](https://example.org/docs/%d/%d/page.html#part-%d)\n", p, d, f, p)
+				fmt.Fprintf(&doc, "and a bare URL http://www.example.com/search?q=term%d&lang=en in the middle of a sentence.\n", p)
+				if (d+f+p)%17 == 0 {
+					fmt.Fprintf(&doc, "A broken one: http://example.org/a%%zz/%d and <ftp://files.example.org/pub/file%d.txt>.\n", p, p)
+				}
+				doc.WriteString("\n```sh\ncurl -fsSL https://get.example.org/install.sh | sh\n```\n\n")
+			}
+			doc.WriteString("[ref]: https://example.net/reference \"Reference\"\n")
+			if err := os.WriteFile(filepath.Join(sub, fmt.Sprintf("page%02d.md", f)), []byte(doc.String()), 0o644); err != nil {
+				return 0, err
+			}
+			size += int64(doc.Len())
+		}
+		code := fmt.Sprintf("package section%d\n\n// See https://example.org/spec for the format.\nconst url = \"https://example.org/api/v%d\"\n", d, d)
+		if err := os.WriteFile(filepath.Join(sub, "code.go"), []byte(code), 0o644); err != nil {
+			return 0, err
+		}
+		size += int64(len(code))
+	}
+	return size, nil
+}
+
+// BenchmarkCheckTree: urlls check --format json over a tree of documents,
+// as a user runs it (the walk, reading, checking, printing), in MB/s of the
+// tree's files. -cpu 1,2 sets the workers (GOMAXPROCS). BenchmarkGrepTree
+// is the yardstick, on the same trees in the same run.
+func BenchmarkCheckTree(b *testing.B) {
+	for _, tree := range benchTrees(b) {
+		b.Run(tree.name, func(b *testing.B) {
+			b.SetBytes(tree.bytes)
+			for b.Loop() {
+				code := run([]string{"check", "--quiet", "--format", "json", tree.dir}, strings.NewReader(""), io.Discard, io.Discard)
+				if code == exitUsage {
+					b.Fatalf("exit %d", code)
+				}
+			}
+		})
+	}
+}
+
+// grepURLs is an extended regular expression for what looks like a URL:
+// a scheme, "://", and what follows up to white space, "<", ">" or '"'.
+const grepURLs = `[a-zA-Z][a-zA-Z0-9+.-]*://[^[:space:]<>"]+`
+
+// BenchmarkGrepTree: GNU grep pulling the URL-like tokens out of the trees
+// of BenchmarkCheckTree (grep -rEoh), its output thrown away: the speed of
+// reading the tree and matching a regular expression, the floor urlls is
+// measured against. Skipped when there is no grep.
+func BenchmarkGrepTree(b *testing.B) {
+	grep, err := exec.LookPath("grep")
+	if err != nil {
+		b.Skip("no grep")
+	}
+	for _, tree := range benchTrees(b) {
+		b.Run(tree.name, func(b *testing.B) {
+			b.SetBytes(tree.bytes)
+			for b.Loop() {
+				cmd := exec.Command(grep, "-rEoh", grepURLs, tree.dir)
+				// Stdout nil: /dev/null. Exit 1 is "nothing matched".
+				if err := cmd.Run(); err != nil {
+					if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 {
+						b.Fatal(err)
+					}
+				}
+			}
+		})
+	}
+}

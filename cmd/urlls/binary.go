@@ -4,11 +4,17 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"io/fs"
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/urlls/urlls/lsp/fileio"
 )
+
+// smallFile is the size up to which a file is read whole at once, before
+// its head is sniffed: most documents are smaller.
+const smallFile = 64 << 10
 
 // sniffLen is how much of a file decides whether it is binary: git looks for
 // a NUL in the first 8000 bytes; this is a little more, a round 8 KiB.
@@ -184,46 +190,98 @@ var signatures = []signature{
 // Only a regular file is read (a FIFO, a socket or a device is refused
 // with a *fileio.NotRegularError before it is opened), and no more than
 // limit bytes: a longer file or input is a *fileio.TooLargeError, having
-// cost no more than limit+1 bytes of memory.
-func readDocument(path string, stdin io.Reader, limit int64, named bool) (doc []byte, kind string, err error) {
+// cost no more than limit+1 bytes of memory. found is what a walk's lstat
+// said of the file (a regular file), or nil: then the file is stat'ed
+// before it is opened.
+//
+// The text is read into buf (from its start, grown as needed), in one
+// read of the file's size after the first sniffLen bytes.
+func readDocument(path string, stdin io.Reader, limit int64, named bool, found fs.FileInfo, buf []byte) (doc []byte, kind string, err error) {
 	name := path
 	r := stdin
+	size := int64(-1) // unknown: standard input
 	if path == "-" {
 		name = stdinName
 	} else {
-		f, info, err := fileio.OpenRegular(path)
+		var f io.ReadCloser
+		if found != nil {
+			f, size, err = fileio.OpenFound(path, found)
+		} else {
+			var info fs.FileInfo
+			f, info, err = fileio.OpenRegular(path)
+			if err == nil {
+				size = info.Size()
+			}
+		}
 		if err != nil {
 			return nil, "", err
 		}
 		defer f.Close()
-		if info.Size() > limit {
+		if size > limit {
 			return nil, "", &fileio.TooLargeError{Path: path, Limit: limit}
 		}
 		r = f
 	}
-	head := make([]byte, sniffLen)
-	n, err := io.ReadFull(r, head)
-	head = head[:n]
-	end := errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF)
-	if err != nil && !end {
-		return nil, "", err
+	// Room for the whole file and one byte more, which tells at once that
+	// it ended where its size said (or that it grew).
+	want := int64(sniffLen)
+	if size >= 0 {
+		want = max(want, size+1)
 	}
+	if int64(cap(buf)) < want {
+		buf = make([]byte, 0, want)
+	}
+	// The first read takes a small file whole (one read, where reading the
+	// head and then the rest took three), and the head of a large one, so
+	// that a video costs its first bytes only.
+	first := min(cap(buf), max(sniffLen, smallFile))
+	if size > int64(smallFile) {
+		first = sniffLen
+	}
+	// A file has ended when its size is read: one that grew since it was
+	// stat'ed is read as it was, and the read that would return nothing is
+	// saved.
+	n, end := 0, size == 0
+	for n < first && !end {
+		m, err := r.Read(buf[n:first])
+		n += m
+		switch {
+		case errors.Is(err, io.EOF):
+			end = true
+		case err != nil:
+			return nil, "", err
+		}
+		end = end || int64(n) == size
+	}
+	buf = buf[:n]
 	if int64(n) > limit {
 		return nil, "", &fileio.TooLargeError{Path: name, Limit: limit}
 	}
-	if kind := binaryKind(head); kind != "" && !(named && kind == nulKind) {
+	if kind := binaryKind(buf); kind != "" && !(named && kind == nulKind) {
 		return nil, kind, nil
 	}
 	if end {
-		return head, "", nil
+		return buf, "", nil
 	}
-	rest, err := fileio.ReadLimited(r, name, limit-int64(n))
-	var tl *fileio.TooLargeError
-	if errors.As(err, &tl) {
-		return nil, "", &fileio.TooLargeError{Path: name, Limit: limit}
+	// The rest, up to limit+1 bytes: one more than the limit is too many.
+	for {
+		if len(buf) == cap(buf) {
+			if int64(len(buf)) > limit {
+				return nil, "", &fileio.TooLargeError{Path: name, Limit: limit}
+			}
+			buf = slices.Grow(buf, int(min(int64(len(buf)), limit+1-int64(len(buf)))))
+		}
+		room := buf[len(buf):min(cap(buf), int(min(int64(cap(buf)), limit+1)))]
+		m, err := r.Read(room)
+		buf = buf[:len(buf)+m]
+		if int64(len(buf)) > limit {
+			return nil, "", &fileio.TooLargeError{Path: name, Limit: limit}
+		}
+		if errors.Is(err, io.EOF) || int64(len(buf)) == size {
+			return buf, "", nil
+		}
+		if err != nil {
+			return nil, "", err
+		}
 	}
-	if err != nil {
-		return nil, "", err
-	}
-	return append(head, rest...), "", nil
 }

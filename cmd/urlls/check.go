@@ -118,6 +118,13 @@ type fileResult struct {
 	// cfg is the file's configuration. findings holds every finding (the
 	// exit code and --fix go by them); check prints cfg.Limit(findings).
 	cfg config.Config
+
+	// What check keeps of a file once its worker has rendered it, its
+	// text and findings let go: its output, its counts for the summary,
+	// and whether it has an error (exit 1).
+	out      fileOutput
+	sum      summary
+	hasError bool
 }
 
 // target is a file to check.
@@ -134,6 +141,10 @@ type target struct {
 	// named is true for a file named on the command line (or standard
 	// input), false for one a directory walk found.
 	named bool
+	// info is what the walk's lstat said of a file it found (a regular
+	// file), which spares a stat before the file is opened; nil for a file
+	// named.
+	info fs.FileInfo
 }
 
 func runCheck(e *env, cmd *command, args []string) int {
@@ -172,15 +183,50 @@ func runCheck(e *env, cmd *command, args []string) int {
 		defer holdSignals()()
 	}
 	c.progress = startProgress(e.stderr, f.quiet, paths)
-	ok, ioErrors := c.run(e, cmd, paths)
 	shown := checks.Severity(f.minSeverity) // the mildest severity printed
 	stdout, pal := e.stdout, (*palette)(nil)
 	if f.format == "text" && colorWanted(f.color, e.stdout) {
 		// Only the text format is for people; the others are read by tools.
 		stdout, pal = colorWriter(e.stdout), newPalette(true)
 	}
-	if err := writeFindings(stdout, f.format, shownResults(ok, shown), pal); err != nil {
+	// The findings go out as the files are checked; on a terminal that
+	// also shows the progress, each file's lines are printed with the
+	// display cleared, and it is drawn again below them.
+	stdout = c.progress.around(e.stdout, stdout)
+	fw, err := newFindingsWriter(stdout, f.format)
+	if err != nil {
 		fmt.Fprintf(e.stderr, "urlls: check: %s\n", message(err.Error()))
+		return exitUsage
+	}
+	rd := newRenderer(f.format, pal)
+	var sum summary
+	failed, writeErr := false, error(nil)
+	c.reuseBuffers = true
+	ioErrors := c.run(e, cmd, paths, func(r *fileResult) {
+		// In the worker: render, count, and let go of the text.
+		r.out = rd.render(r, shownFindings(r.findings, shown))
+		r.sum = summarizeFile(r.urls, r.findings, shown)
+		for _, fd := range r.findings {
+			r.hasError = r.hasError || fd.Severity == checks.Error
+		}
+		r.doc, r.findings = nil, nil
+	}, func(r *fileResult) {
+		sum.add(r.sum)
+		failed = failed || r.hasError
+		if writeErr == nil {
+			writeErr = fw.file(r, r.out)
+			if writeErr == nil && c.progress.shown() {
+				writeErr = fw.flush()
+			}
+		}
+	})
+	if writeErr == nil {
+		writeErr = fw.close()
+	} else {
+		fw.abort()
+	}
+	if writeErr != nil {
+		fmt.Fprintf(e.stderr, "urlls: check: %s\n", message(writeErr.Error()))
 		return exitUsage
 	}
 	if !f.quiet {
@@ -188,17 +234,13 @@ func runCheck(e *env, cmd *command, args []string) int {
 		if colorWanted(f.color, e.stderr) {
 			stderr, pal = colorWriter(e.stderr), newPalette(true)
 		}
-		writeSummary(stderr, pal, summarize(ok, shown))
+		writeSummary(stderr, pal, sum)
 	}
 	if ioErrors > 0 {
 		return exitUsage
 	}
-	for _, r := range ok {
-		for _, fd := range r.findings {
-			if fd.Severity == checks.Error {
-				return exitFail
-			}
-		}
+	if failed {
+		return exitFail
 	}
 	return exitOK
 }
@@ -222,12 +264,20 @@ type checker struct {
 	cwd         string          // the current directory, symbolic links resolved
 
 	progress *progress // nil: none shown
+	// reuseBuffers lets each worker read a file into the buffer of the one
+	// before: set when nothing keeps a file's text after prepare.
+	reuseBuffers bool
 
 	mu       sync.Mutex
-	configs  map[configKey]*dirConfig
-	warnings []string // about the configuration files ignored, each once
+	configs  *recentCache[configKey, *dirConfig]
+	roots    *recentCache[string, string] // repoRoot's answers, by directory
+	warnings []string                     // about the configuration files ignored, each once
 	warned   map[string]bool
 }
+
+// dirCacheSize is how many directories' configurations a run keeps in
+// memory at the least (recentCache): far more than a walk is in at once.
+const dirCacheSize = 1024
 
 // configKey is a directory whose configuration was looked up, and the
 // directory where the lookup stops.
@@ -259,7 +309,8 @@ func (e *env) checkerError(cmd *command, fs *flag.FlagSet, err error) int {
 
 // newChecker reads --config, compiles --include and checks --lang.
 func newChecker(f selectFlags) (*checker, error) {
-	c := &checker{flags: f, configs: map[configKey]*dirConfig{}, warned: map[string]bool{}}
+	c := &checker{flags: f, configs: newRecentCache[configKey, *dirConfig](dirCacheSize),
+		roots: newRecentCache[string, string](dirCacheSize), warned: map[string]bool{}}
 	wd, err := os.Getwd()
 	if err != nil {
 		return nil, err
@@ -315,34 +366,114 @@ func realDir(dir string) string {
 	return filepath.Clean(dir)
 }
 
-// run checks the files and directories of paths, in parallel, and returns
-// the results of the files it checked, in order, after printing on stderr
-// the errors (which it counts), the notices about what it skipped and the
-// warnings about the configuration files it ignored.
-func (c *checker) run(e *env, cmd *command, paths []string) (ok []fileResult, ioErrors int) {
-	files, walkErrs, notices := c.collect(paths)
-	c.progress.walked(len(files))
-	results := make([]fileResult, len(files))
+// run checks the files and directories of paths with a pool of workers,
+// one a core (GOMAXPROCS), while the walks go on, and hands the result of
+// each file checked to done, in order (the command line's, and each walk's),
+// as soon as the files before it are done: a run streams, and holds at once
+// only the results of the few files checked ahead of the next one done, so
+// that its memory does not grow with the tree. prepare, when not nil, runs
+// on each result in the worker that checked the file (in parallel): check
+// renders the file's output there and drops its text, and its workers then
+// read the next file into the same buffer. Last, run prints on stderr the
+// errors (which it counts), the notices about what it skipped and the
+// warnings about the configuration files it ignored, as a run that checked
+// everything first and printed after would: the walks' errors, their
+// notices, the warnings, then each file's error in order.
+func (c *checker) run(e *env, cmd *command, paths []string, prepare, done func(*fileResult)) (ioErrors int) {
+	workers := runtime.GOMAXPROCS(0)
+	// The files go to the workers in batches of consecutive files: a file
+	// handed over alone costs the scheduler about what reading it costs.
+	// ahead is the batches between the walk and done: enough for every
+	// worker to go on while one slow file holds up the output.
+	ahead := 4 * workers
+	type batch struct {
+		seq     int // the batch's number, in the walk's order
+		targets []target
+	}
+	batches := make(chan batch, workers)
+	tickets := make(chan struct{}, ahead)
+	checked := make(chan int, ahead)     // the seq of each batch checked
+	slots := make([][]fileResult, ahead) // batch seq's results are in slots[seq%ahead]
+	var walkErrs []error
+	var notices []string
+	go func() {
+		defer close(batches)
+		seq, files := 0, 0
+		var targets []target
+		send := func() {
+			tickets <- struct{}{}
+			batches <- batch{seq, targets}
+			seq, targets = seq+1, nil
+		}
+		walkErrs, notices = c.collect(paths, func(t target) {
+			targets = append(targets, t)
+			files++
+			if len(targets) == batchSize {
+				send()
+			}
+		})
+		if len(targets) > 0 {
+			send()
+		}
+		c.progress.walked(files)
+	}()
 	var wg sync.WaitGroup
-	next := make(chan int)
-	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
+	for range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for i := range next {
-				results[i] = c.checkFile(files[i], e.stdin)
-				c.progress.fileChecked()
+			var buf []byte // reused from file to file when prepare lets go of the text
+			for b := range batches {
+				results := make([]fileResult, len(b.targets))
+				for i, t := range b.targets {
+					var scratch *[]byte
+					if c.reuseBuffers {
+						scratch = &buf
+					}
+					r := c.checkFileInto(t, e.stdin, scratch)
+					if prepare != nil && r.err == nil && r.binary == "" {
+						prepare(&r)
+					}
+					if cap(buf) > maxReusedBuffer {
+						buf = nil // a huge file's buffer goes back to the heap
+					}
+					results[i] = r
+					c.progress.fileChecked()
+				}
+				slots[b.seq%ahead] = results
+				checked <- b.seq
 			}
 		}()
 	}
-	for i := range files {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
-	c.progress.stop() // before anything else is printed
+	go func() {
+		wg.Wait()
+		close(checked)
+	}()
 
-	ioErrors = len(walkErrs)
+	// The results in order: a ticket is taken before a batch is walked out
+	// and given back once it is done, so no more than ahead batches are in
+	// flight and slot seq%ahead is free when batch seq takes it.
+	var messages []string // the files' errors and notices, for the end
+	ready := make([]bool, ahead)
+	next := 0
+	for seq := range checked {
+		ready[seq%ahead] = true
+		for ready[next%ahead] {
+			i := next % ahead
+			results := slots[i]
+			slots[i], ready[i] = nil, false
+			next++
+			for j := range results {
+				r := &results[j]
+				c.handOver(r, &ioErrors, &messages, done)
+				results[j] = fileResult{} // let go of it at once
+			}
+			<-tickets
+		}
+	}
+	c.progress.stop() // before anything else is printed on stderr
+
+	ioErrors += len(walkErrs)
 	for _, err := range walkErrs {
 		fmt.Fprintf(e.stderr, "urlls: %s: %s\n", cmd.name, message(err.Error()))
 	}
@@ -352,61 +483,95 @@ func (c *checker) run(e *env, cmd *command, paths []string) (ok []fileResult, io
 	for _, w := range c.warnings {
 		fmt.Fprintf(e.stderr, "urlls: %s: warning: %s\n", cmd.name, message(w))
 	}
-	for _, r := range results {
-		switch {
-		case r.err != nil:
-			ioErrors++
-			fmt.Fprintf(e.stderr, "urlls: %s: %s\n", cmd.name, message(r.err.Error()))
-		case r.binary != "":
-			// A binary file is no document: one that a walk found is
-			// skipped silently, one named on the command line is mentioned,
-			// since the user asked for it, but it is no error (exit 2 is
-			// for what went wrong) nor a finding (exit 1).
-			if r.named {
-				fmt.Fprintf(e.stderr, "urlls: %s: %s\n", cmd.name, message(skipNotice(r.path, r.binary)))
-			}
-		default:
-			if r.fixErr != nil {
-				// Not fixed: its findings are reported as they are.
-				ioErrors++
-				fmt.Fprintf(e.stderr, "urlls: %s: %s\n", cmd.name, message(r.fixErr.Error()))
-			}
-			ok = append(ok, r)
-		}
+	for _, m := range messages {
+		fmt.Fprintf(e.stderr, "urlls: %s: %s\n", cmd.name, message(m))
 	}
-	return ok, ioErrors
+	return ioErrors
 }
 
-// collect expands the command line into files, in order, without
-// duplicates: each path named, and the files a directory walk selects
-// (walk.go). A path that does not exist is an error; the others are still
-// checked. A file reached twice, under two names (a hard link, a symbolic
-// link to a directory named too), is checked once, under the first.
-func (c *checker) collect(paths []string) (files []target, errs []error, notices []string) {
-	seen := map[string]int{}
-	seenID := map[fileio.ID]int{}
-	add := func(t target, info fs.FileInfo) {
-		i, ok := seen[t.path]
-		if !ok && info != nil {
-			if id, ok2 := fileio.FileID(info); ok2 {
-				i, ok = seenID[id]
-				if !ok {
-					seenID[id] = len(files)
-				}
-			}
+// handOver hands the result r of a file to done, or counts and words its
+// error or notice (messages) for the end of the run.
+func (c *checker) handOver(r *fileResult, ioErrors *int, messages *[]string, done func(*fileResult)) {
+	switch {
+	case r.err != nil:
+		*ioErrors++
+		*messages = append(*messages, r.err.Error())
+	case r.binary != "":
+		// A binary file is no document: one that a walk found is skipped
+		// silently, one named on the command line is mentioned, since the
+		// user asked for it, but it is no error (exit 2 is for what went
+		// wrong) nor a finding (exit 1).
+		if r.named {
+			*messages = append(*messages, skipNotice(r.path, r.binary))
 		}
-		if ok {
-			files[i].named = files[i].named || t.named
+	default:
+		if r.fixErr != nil {
+			// Not fixed: its findings are reported as they are.
+			*ioErrors++
+			*messages = append(*messages, r.fixErr.Error())
+		}
+		done(r)
+	}
+}
+
+// batchSize is how many consecutive files a worker takes at once.
+const batchSize = 16
+
+// maxReusedBuffer bounds the read buffer a worker keeps for the next file:
+// documents are small, and a rare 50 MB one should not pin 50 MB a worker.
+const maxReusedBuffer = 4 << 20
+
+// collect expands the command line into files, in order, without
+// duplicates, and calls emit with each as soon as it is found: each path
+// named, and the files a directory walk selects (walk.go). A path that
+// does not exist is an error; the others are still checked. A file reached
+// twice, under two names (a hard link, a symbolic link to a directory named
+// too), is checked once, under the first; it counts as named when any of
+// its names is named on the command line.
+//
+// What it remembers to tell a file reached again does not grow with the
+// tree: the files named on the command line, the files of a walk with
+// other names (hard links, whose link count says so), and only when
+// another walk follows, the files of this one (which the next walk may
+// reach again, through a nested or linked directory).
+func (c *checker) collect(paths []string, emit func(target)) (errs []error, notices []string) {
+	seen := seenFiles{paths: map[string]bool{}, ids: map[fileio.ID]bool{}}
+	// The files named on the command line, known before any walk: one that a
+	// walk reaches first is checked as named.
+	named := seenFiles{paths: map[string]bool{}, ids: map[fileio.ID]bool{}}
+	lastWalk := -1 // the index in paths of the last directory
+	for i, p := range paths {
+		if p == "-" {
+			continue
+		}
+		if info, err := os.Stat(p); err == nil {
+			if info.IsDir() {
+				lastWalk = i
+				continue
+			}
+			named.add(p, info)
+		}
+	}
+	add := func(t target, info fs.FileInfo, remember bool) {
+		if seen.has(t.path, info) {
 			return
 		}
-		seen[t.path] = len(files)
-		files = append(files, t)
+		if !t.named && named.has(t.path, info) {
+			t.named = true
+			remember = true // its named path comes later, and is a duplicate
+		}
+		if remember || t.named {
+			seen.add(t.path, info)
+		} else if links, ok := fileio.Links(info); !ok || links > 1 {
+			seen.addID(info)
+		}
+		emit(t)
 		c.progress.fileFound()
 	}
 	walked := map[fileio.ID]bool{}
-	for _, p := range paths {
+	for i, p := range paths {
 		if p == "-" {
-			add(target{path: p, top: c.cwd, named: true}, nil)
+			add(target{path: p, top: c.cwd, named: true}, nil, true)
 			continue
 		}
 		info, err := os.Stat(p)
@@ -426,7 +591,7 @@ func (c *checker) collect(paths []string) (files []target, errs []error, notices
 		if !info.IsDir() {
 			// Even a FIFO or a device: checkFile refuses it, with a message.
 			dir := realDir(filepath.Dir(abs))
-			add(target{path: p, abs: filepath.Join(dir, filepath.Base(abs)), top: dir, named: true}, info)
+			add(target{path: p, abs: filepath.Join(dir, filepath.Base(abs)), top: dir, named: true}, info, true)
 			continue
 		}
 		// A directory, or a symbolic link to one: the walk goes through
@@ -443,11 +608,48 @@ func (c *checker) collect(paths []string) (files []target, errs []error, notices
 			errs = append(errs, pathError(p, err))
 			continue
 		}
-		werrs, wnotices := c.walk(p, real, add)
+		rememberAll := i < lastWalk
+		werrs, wnotices := c.walk(p, real, func(t target, info fs.FileInfo) { add(t, info, rememberAll) })
 		errs = append(errs, werrs...)
 		notices = append(notices, wnotices...)
 	}
-	return files, errs, notices
+	return errs, notices
+}
+
+// seenFiles is a set of files, by path and by file identity.
+type seenFiles struct {
+	paths map[string]bool
+	ids   map[fileio.ID]bool
+}
+
+// add puts the file at path, which info describes (nil for standard
+// input), in the set.
+func (s seenFiles) add(path string, info fs.FileInfo) {
+	s.paths[path] = true
+	s.addID(info)
+}
+
+// addID puts the file that info describes in the set by its identity only.
+func (s seenFiles) addID(info fs.FileInfo) {
+	if info == nil {
+		return
+	}
+	if id, ok := fileio.FileID(info); ok {
+		s.ids[id] = true
+	}
+}
+
+// has reports whether the set holds the file at path, by its path or its
+// identity.
+func (s seenFiles) has(path string, info fs.FileInfo) bool {
+	if s.paths[path] {
+		return true
+	}
+	if info == nil {
+		return false
+	}
+	id, ok := fileio.FileID(info)
+	return ok && s.ids[id]
 }
 
 // pathError words an I/O error the way a user reads it: "PATH: no such file".
@@ -481,8 +683,40 @@ func (c *checker) targetDir(t target) string {
 // command line, the directory of the file named, or the current directory
 // for standard input. So "urlls check /tmp/x/doc.md" reads no /tmp/.urlls.json,
 // wherever it is run from: /tmp is not the user's project.
+//
+// It is fileio.ConfigStop, with the repository's root of each directory
+// remembered (repoRoot): found for each file anew, it stats a .git in
+// every directory up to the root, a fifth of the time of a walk.
 func (c *checker) configStop(dir, top string) string {
-	return fileio.ConfigStop(dir, top)
+	if root := c.repoRoot(dir); root != "" {
+		return root
+	}
+	if top != "" && fileio.Within(dir, top) {
+		return top
+	}
+	return dir
+}
+
+// repoRoot returns fileio.RepoRoot(dir): the nearest directory at or above
+// dir (absolute, resolved) that holds .git, or "". Each directory's answer
+// is remembered, and is its parent's unless it holds .git itself, so a
+// walk stats one .git a directory.
+func (c *checker) repoRoot(dir string) string {
+	c.mu.Lock()
+	root, ok := c.roots.get(dir)
+	c.mu.Unlock()
+	if ok {
+		return root
+	}
+	if fileio.IsRepoRoot(dir) {
+		root = dir
+	} else if parent := filepath.Dir(dir); parent != dir {
+		root = c.repoRoot(parent)
+	}
+	c.mu.Lock()
+	c.roots.put(dir, root)
+	c.mu.Unlock()
+	return root
 }
 
 // dirConfig returns the configuration in force in dir (absolute, resolved)
@@ -499,10 +733,10 @@ func (c *checker) dirConfig(dir, top string) *dirConfig {
 func (c *checker) lookup(dir, stop string) *dirConfig {
 	key := configKey{dir, stop}
 	c.mu.Lock()
-	dc, ok := c.configs[key]
+	dc, ok := c.configs.get(key)
 	if !ok {
 		dc = &dirConfig{}
-		c.configs[key] = dc
+		c.configs.put(key, dc)
 	}
 	c.mu.Unlock()
 	dc.once.Do(func() {
@@ -539,12 +773,25 @@ func (c *checker) warn(w string) {
 
 // checkFile reads and checks one file, and fixes it with --fix.
 func (c *checker) checkFile(t target, stdin io.Reader) fileResult {
+	return c.checkFileInto(t, stdin, nil)
+}
+
+// checkFileInto is checkFile reading the file into *buf (grown as needed,
+// and left holding the grown buffer), or into a new buffer when buf is nil.
+func (c *checker) checkFileInto(t target, stdin io.Reader, buf *[]byte) fileResult {
 	r := fileResult{path: t.path, named: t.named}
 	if t.path == "-" {
 		r.path = stdinName
 	}
 	var err error
-	r.doc, r.binary, err = readDocument(t.path, stdin, int64(c.flags.maxSize), t.named)
+	var into []byte
+	if buf != nil {
+		into = (*buf)[:0]
+	}
+	r.doc, r.binary, err = readDocument(t.path, stdin, int64(c.flags.maxSize), t.named, t.info, into)
+	if buf != nil && cap(r.doc) > cap(*buf) {
+		*buf = r.doc[:0]
+	}
 	if err != nil {
 		r.err = readError(r.path, err)
 		return r

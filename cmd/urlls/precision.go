@@ -62,7 +62,8 @@ func runReport(e *env, cmd *command, args []string) int {
 		return e.checkerError(cmd, fs, err)
 	}
 	c.progress = startProgress(e.stderr, out.quiet, paths)
-	results, ioErrors := c.run(e, cmd, paths)
+	var results []fileResult
+	ioErrors := c.run(e, cmd, paths, nil, func(r *fileResult) { results = append(results, *r) })
 	stdout, pal := e.stdout, (*palette)(nil)
 	if colorWanted(out.color, e.stdout) {
 		stdout, pal = colorWriter(e.stdout), newPalette(true)

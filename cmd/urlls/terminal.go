@@ -13,6 +13,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -190,25 +191,20 @@ func writeFindingLine(w io.Writer, p *palette, path string, line, col int, f con
 		p.paintSeverity(f.Severity, f.Severity.String()+":"), message(f.Message), p.paintCode("["+f.Code+"]"))
 }
 
-// shownResults returns the results with only the findings of severity
-// mildest or above. The results' own findings are left alone: the exit code and
-// --fix go by all of them.
-func shownResults(results []fileResult, mildest checks.Severity) []fileResult {
+// shownFindings returns the findings of severity mildest or above. The
+// result's own findings are left alone: the exit code and --fix go by all
+// of them.
+func shownFindings(findings []config.Finding, mildest checks.Severity) []config.Finding {
 	if mildest >= checks.Hint {
-		return results
+		return findings
 	}
-	out := make([]fileResult, len(results))
-	for i, r := range results {
-		var kept []config.Finding
-		for _, f := range r.findings {
-			if f.Severity <= mildest {
-				kept = append(kept, f)
-			}
+	var kept []config.Finding
+	for _, f := range findings {
+		if f.Severity <= mildest {
+			kept = append(kept, f)
 		}
-		r.findings = kept
-		out[i] = r
 	}
-	return out
+	return kept
 }
 
 // summary is what a run of check found, for its closing line.
@@ -221,28 +217,33 @@ type summary struct {
 	filesWith     int // the files with a finding shown
 }
 
-func summarize(results []fileResult, mildest checks.Severity) summary {
-	var s summary
-	s.files = len(results)
-	for _, r := range results {
-		s.urls += r.urls
-		with := false
-		for _, f := range r.findings {
-			if f.Severity < checks.Error || f.Severity > checks.Hint {
-				continue
-			}
-			if f.Severity > mildest {
-				s.hidden[f.Severity]++
-				continue
-			}
-			s.found[f.Severity]++
-			with = true
+// summarizeFile returns the summary of one file checked, which found
+// findings in urls URLs.
+func summarizeFile(urls int, findings []config.Finding, mildest checks.Severity) summary {
+	s := summary{files: 1, urls: urls}
+	for _, f := range findings {
+		if f.Severity < checks.Error || f.Severity > checks.Hint {
+			continue
 		}
-		if with {
-			s.filesWith++
+		if f.Severity > mildest {
+			s.hidden[f.Severity]++
+			continue
 		}
+		s.found[f.Severity]++
+		s.filesWith = 1
 	}
 	return s
+}
+
+// add adds the counts of o to s.
+func (s *summary) add(o summary) {
+	s.files += o.files
+	s.urls += o.urls
+	s.filesWith += o.filesWith
+	for i := range s.found {
+		s.found[i] += o.found[i]
+		s.hidden[i] += o.hidden[i]
+	}
 }
 
 // counts says "3 errors, 1 warning, 2 information" of n by severity, the
@@ -316,6 +317,15 @@ type progress struct {
 	checked atomic.Int64
 	stopc   chan struct{}
 	done    chan struct{}
+
+	// mu orders the drawing of the display and the findings printed to
+	// the same terminal (around): bar is the display drawn, nil before
+	// the first; midLine says that the findings last printed did not end
+	// a line, and the display waits for one that does.
+	mu      sync.Mutex
+	bar     *progressbar.ProgressBar
+	midLine bool
+	sharing bool // findings are printed to the terminal the display is on
 }
 
 // startProgress returns the progress display of a run of paths that writes
@@ -332,6 +342,50 @@ func startProgress(stderr io.Writer, quiet bool, paths []string) *progress {
 	p.total.Store(-1)
 	go p.loop()
 	return p
+}
+
+// around returns the writer that the findings, printed to out (stdout, or
+// what colours it), go through: out itself, unless stdout is a terminal
+// too while the display is shown; then each write clears the display
+// first, and the display is drawn again at its next tick, below them.
+func (p *progress) around(stdout, out io.Writer) io.Writer {
+	if p == nil || !isTerminal(stdout) {
+		return out
+	}
+	p.mu.Lock()
+	p.sharing = true
+	p.mu.Unlock()
+	return &besideProgress{p: p, w: out}
+}
+
+// shown reports whether the findings share the terminal of the display
+// (around): then they are printed file by file, not held in a buffer.
+func (p *progress) shown() bool {
+	if p == nil {
+		return false
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.sharing
+}
+
+// besideProgress writes to w with the display of p cleared.
+type besideProgress struct {
+	p *progress
+	w io.Writer
+}
+
+func (b *besideProgress) Write(data []byte) (int, error) {
+	b.p.mu.Lock()
+	defer b.p.mu.Unlock()
+	if b.p.bar != nil {
+		b.p.bar.Clear()
+	}
+	n, err := b.w.Write(data)
+	if n > 0 {
+		b.p.midLine = data[n-1] != '\n'
+	}
+	return n, err
 }
 
 func (p *progress) fileFound() {
@@ -371,37 +425,52 @@ func (p *progress) loop() {
 	defer delay.Stop()
 	select {
 	case <-p.stopc:
-		return
+		select {
+		case <-delay.C:
+			// The run lasted the delay, and ended before this goroutine
+			// drew: the display is drawn once, and cleared.
+		default:
+			return
+		}
 	case <-delay.C:
 	}
 	tick := time.NewTicker(progressTick)
 	defer tick.Stop()
-	var bar *progressbar.ProgressBar
 	spinning := false
 	for {
+		p.mu.Lock()
 		switch total := p.total.Load(); {
+		case p.midLine:
+			// Wait for the findings to end their line.
 		case total < 0:
-			if bar == nil {
-				bar, spinning = p.newBar(-1, "finding files"), true
+			if p.bar == nil {
+				p.bar, spinning = p.newBar(-1, "finding files"), true
 			}
-			bar.Describe("finding files: " + thousands(int(p.found.Load())))
+			p.bar.Describe("finding files: " + thousands(int(p.found.Load())))
 		default:
 			if spinning {
-				bar.Finish() // clears it, and ends its own redrawing
-				bar, spinning = nil, false
+				p.bar.Finish() // clears it
+				p.bar, spinning = nil, false
 			}
-			if bar == nil && total > 0 {
-				bar = p.newBar(total, "checking files")
+			if p.bar == nil && total > 0 {
+				p.bar = p.newBar(total, "checking files")
 			}
-			if bar != nil {
-				bar.Set64(p.checked.Load())
+			if p.bar != nil {
+				p.bar.Set64(p.checked.Load())
 			}
 		}
+		p.mu.Unlock()
 		select {
 		case <-p.stopc:
-			if bar != nil {
-				bar.Finish() // clears it
+			p.mu.Lock()
+			if p.bar != nil {
+				if p.midLine {
+					p.bar.Exit() // drawn no more; the findings' line is not touched
+				} else {
+					p.bar.Finish() // clears it
+				}
 			}
+			p.mu.Unlock()
 			return
 		case <-tick.C:
 		}
@@ -422,6 +491,9 @@ func (p *progress) newBar(max int64, what string) *progressbar.ProgressBar {
 		progressbar.OptionClearOnFinish(),
 		progressbar.OptionSetRenderBlankState(true),
 		progressbar.OptionSpinnerType(14),
+		// Drawn by loop only, under p.mu, never by a goroutine of its own:
+		// the findings printed beside it clear it under the same lock.
+		progressbar.OptionSetSpinnerChangeInterval(0),
 	}
 	if max > 0 {
 		opts = append(opts, progressbar.OptionShowCount())

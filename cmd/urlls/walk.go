@@ -89,8 +89,14 @@ func (c *checker) walk(p, real string, add func(target, fs.FileInfo)) (errs []er
 		}
 		return filepath.Join(p, rel)
 	}
-	// The ignore state of each directory walked, by its path.
-	states := map[string]*ignoreState{}
+	// The ignore states of the directories from the walked one down to the
+	// one the walk is in: WalkDir goes depth first, so the parent of an
+	// entry is on the stack, and what is above it has been left for good.
+	type dirState struct {
+		dir string
+		st  *ignoreState
+	}
+	var stack []dirState
 	err = filepath.WalkDir(real, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			errs = append(errs, pathError(display(path), err))
@@ -99,7 +105,16 @@ func (c *checker) walk(p, real string, add func(target, fs.FileInfo)) (errs []er
 			}
 			return nil
 		}
-		parent := states[filepath.Dir(path)]
+		var parent *ignoreState
+		if path != real {
+			dir := filepath.Dir(path)
+			for len(stack) > 0 && stack[len(stack)-1].dir != dir {
+				stack = stack[:len(stack)-1]
+			}
+			if len(stack) > 0 {
+				parent = stack[len(stack)-1].st
+			}
+		}
 		if d.IsDir() {
 			if path != real {
 				if skipDirs[d.Name()] || parent.ignored(path, true) {
@@ -108,12 +123,12 @@ func (c *checker) walk(p, real string, add func(target, fs.FileInfo)) (errs []er
 			} else {
 				parent = start
 			}
-			st, err := parent.with(path)
+			st, err := parent.with(path, c.repoRoot(path) == path)
 			if err != nil {
 				errs = append(errs, err)
 				return fs.SkipDir
 			}
-			states[path] = st
+			stack = append(stack, dirState{path, st})
 			return nil
 		}
 		if d.Name() == config.FileName || parent.ignored(path, false) {
@@ -133,7 +148,7 @@ func (c *checker) walk(p, real string, add func(target, fs.FileInfo)) (errs []er
 		}
 		if c.selects(name, path, real) {
 			info, _ := d.Info()
-			add(target{path: name, abs: path, top: real}, info)
+			add(target{path: name, abs: path, top: real, info: info}, info)
 		}
 		return nil
 	})
@@ -211,11 +226,11 @@ func (st *ignoreState) ignored(abs string, isDir bool) bool {
 
 // with returns the state of the directory dir (absolute) below st's: st's
 // patterns and those of dir/.gitignore, or a fresh state when dir is the
-// root of another repository (a submodule or a nested clone), whose rules
-// are its own.
-func (st *ignoreState) with(dir string) (*ignoreState, error) {
+// root of another repository (a submodule or a nested clone: repoRoot says
+// whether dir holds .git), whose rules are its own.
+func (st *ignoreState) with(dir string, repoRoot bool) (*ignoreState, error) {
 	next := &ignoreState{root: st.root, patterns: st.patterns}
-	if fileio.IsRepoRoot(dir) && dir != st.root {
+	if repoRoot && dir != st.root {
 		next = &ignoreState{root: dir}
 		ps, err := readIgnoreFile(filepath.Join(gitCommonDir(dir), "info", "exclude"), nil)
 		if err != nil {
@@ -263,7 +278,7 @@ func walkStart(dir string) (*ignoreState, error) {
 	rel := components(root, dir)
 	d := root
 	for i := range rel {
-		if st, err = st.with(d); err != nil {
+		if st, err = st.with(d, fileio.IsRepoRoot(d)); err != nil {
 			return nil, err
 		}
 		d = filepath.Join(d, rel[i])

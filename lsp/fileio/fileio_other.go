@@ -3,6 +3,7 @@
 package fileio
 
 import (
+	"io"
 	"io/fs"
 	"os"
 )
@@ -22,5 +23,27 @@ type ID struct{ Dev, Ino uint64 }
 // the system does not tell.
 func FileID(info fs.FileInfo) (ID, bool) { return ID{}, false }
 
+// Links would return the number of names of the file that info describes;
+// ok is false where the system does not tell.
+func Links(info fs.FileInfo) (uint64, bool) { return 0, false }
+
 // Lock would take an exclusive advisory lock on f; there is none here.
 func Lock(f *os.File) error { return nil }
+
+// openFound opens name and checks that it is a regular file.
+func openFound(name string) (io.ReadCloser, int64, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, 0, err
+	}
+	info, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, 0, err
+	}
+	if !info.Mode().IsRegular() {
+		f.Close()
+		return nil, 0, &NotRegularError{Path: name, Mode: info.Mode()}
+	}
+	return f, info.Size(), nil
+}

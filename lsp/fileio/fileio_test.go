@@ -177,3 +177,54 @@ func TestRepoRootAndWithin(t *testing.T) {
 		}
 	}
 }
+
+// TestOpenFound: a file a walk found regular is read whole; one replaced
+// since by a FIFO, a socket, a directory or a device (found still says
+// regular) is refused as what it is now, without blocking; and one the
+// walk found not regular is refused without being opened.
+func TestOpenFound(t *testing.T) {
+	dir := t.TempDir()
+	doc := filepath.Join(dir, "doc.md")
+	if err := os.WriteFile(doc, []byte("see http://example.org/\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	regular, err := os.Lstat(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, size, err := OpenFound(doc, regular)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := io.ReadAll(f)
+	if err != nil || string(data) != "see http://example.org/\n" || size != int64(len(data)) {
+		t.Errorf("read %q (size %d), %v", data, size, err)
+	}
+	if err := f.Close(); err != nil {
+		t.Error(err)
+	}
+	for kind, name := range specialFiles(t, t.TempDir()) {
+		t.Run(kind, func(t *testing.T) {
+			withDeadline(t, func() {
+				f, _, err := OpenFound(name, regular)
+				var nr *NotRegularError
+				if kind == "socket" && err != nil && !errors.As(err, &nr) {
+					return // a socket does not open: refused all the same
+				}
+				if !errors.As(err, &nr) || Kind(nr.Mode) != kind {
+					if f != nil {
+						f.Close()
+					}
+					t.Errorf("err = %v, want a NotRegularError for a %s", err, kind)
+				}
+			})
+		})
+	}
+	aDir, err := os.Lstat(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := OpenFound(doc, aDir); err == nil {
+		t.Error("a file the walk found not regular was opened")
+	}
+}

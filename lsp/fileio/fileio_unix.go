@@ -4,6 +4,7 @@ package fileio
 
 import (
 	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"syscall"
@@ -37,6 +38,20 @@ func FileID(info fs.FileInfo) (ID, bool) {
 	return ID{Dev: uint64(st.Dev), Ino: uint64(st.Ino)}, true
 }
 
+// Links returns the number of names (hard links) of the file that info
+// describes: a file with one name cannot be reached again under another
+// in a walk that follows no symbolic link.
+func Links(info fs.FileInfo) (uint64, bool) {
+	if info == nil {
+		return 0, false
+	}
+	st, ok := info.Sys().(*syscall.Stat_t)
+	if !ok {
+		return 0, false
+	}
+	return uint64(st.Nlink), true
+}
+
 // Lock takes an exclusive advisory lock (flock(2)) on f, waiting for
 // another holder to release it; it is released when f is closed. Other
 // urlls processes fixing the same file take it too; programs that do not
@@ -62,3 +77,55 @@ func Lock(f *os.File) error {
 	}
 	return lerr
 }
+
+// openFound opens name as a bare descriptor, non-blocking, and checks with
+// fstat(2) that it is a regular file.
+func openFound(name string) (io.ReadCloser, int64, error) {
+	var fd int
+	var err error
+	for {
+		fd, err = syscall.Open(name, syscall.O_RDONLY|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
+		if err != syscall.EINTR {
+			break
+		}
+	}
+	if err != nil {
+		return nil, 0, &fs.PathError{Op: "open", Path: name, Err: err}
+	}
+	var st syscall.Stat_t
+	if err := syscall.Fstat(fd, &st); err != nil {
+		syscall.Close(fd)
+		return nil, 0, &fs.PathError{Op: "stat", Path: name, Err: err}
+	}
+	if st.Mode&syscall.S_IFMT != syscall.S_IFREG {
+		syscall.Close(fd)
+		return nil, 0, notRegular(name)
+	}
+	return &rawFile{fd: fd, name: name}, st.Size, nil
+}
+
+// rawFile reads a regular file through its descriptor.
+type rawFile struct {
+	fd   int
+	name string
+}
+
+func (f *rawFile) Read(p []byte) (int, error) {
+	if len(p) == 0 {
+		return 0, nil
+	}
+	for {
+		n, err := syscall.Read(f.fd, p)
+		switch {
+		case err == syscall.EINTR:
+			continue
+		case err != nil:
+			return 0, &fs.PathError{Op: "read", Path: f.name, Err: err}
+		case n == 0:
+			return 0, io.EOF
+		}
+		return n, nil
+	}
+}
+
+func (f *rawFile) Close() error { return syscall.Close(f.fd) }

@@ -32,6 +32,11 @@ shows. URLLS_BIN names the urlls binary; without it the script builds one.
   summary, SARIF; and the `version` input through a module proxy on disk.
 - git-hook: end to end: `git commit` in a scratch repository with the
   snippet as .git/hooks/pre-commit.
+- parallel-json, parallel-sarif (README.md, "Checking a corpus larger than
+  one machine"): end to end on this machine, GNU parallel's ssh login ":"
+  standing for the hosts: the arrays jq joins are what one `urlls check
+  --format json` prints, and the log the SARIF Multitool (pinned in
+  .ci/sarif, for the snippet's npx) merges holds its results.
 
 It lives beside the Neovim tests because Neovim drives the efm test. The
 tools it needs (vim, vim-ale, nvim, efm-langserver, pre-commit, git, go) must
@@ -45,6 +50,7 @@ import glob
 import json
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -741,6 +747,71 @@ def t_git_hook():
     check("git hook: accepts it once fixed", r.returncode == 0, r.stdout + r.stderr)
 
 
+def sarif_multitool():
+    """The SARIF Multitool pinned in .ci/sarif, installed from its lockfile when missing (as .ci/validate-sarif does)."""
+    here = os.path.join(ROOT, ".ci", "sarif")
+    tool = os.path.join(here, "node_modules", "@microsoft", "sarif-multitool-linux", "Sarif.Multitool")
+    if not os.path.exists(tool):
+        subprocess.run(["npm", "ci", "--no-audit", "--no-fund", "--ignore-scripts"], cwd=here, check=True,
+                       capture_output=True, timeout=BUILD_TIMEOUT)
+    os.chmod(tool, 0o755)
+    return tool
+
+
+def sarif_results(log):
+    """The results of a SARIF log as (rule, file, line, column), sorted."""
+    found = []
+    for sarif_run in log["runs"]:
+        for r in sarif_run.get("results", []):
+            loc = r["locations"][0]["physicalLocation"]
+            region = loc["region"]
+            found.append((r["ruleId"], loc["artifactLocation"]["uri"], region["startLine"], region["startColumn"]))
+    return sorted(found)
+
+
+def t_parallel():
+    need("parallel")
+    need("jq")
+    d = tempfile.mkdtemp(dir=TMP)
+    # Four top-level directories, one without findings.
+    for name in ["alpha", "beta", "delta", "gamma"]:
+        sub = os.path.join(d, "corpus", name, "docs")
+        os.makedirs(sub)
+        for j in range(3):
+            with open(os.path.join(sub, f"page{j}.md"), "w") as f:
+                f.write(f"# {name} {j}\n\nSee http://example.org/{name}/{j} for more.\n")
+                if name != "delta":
+                    f.write(f"A broken one: http://example.org/a%zz/{j} and <http://example.org/~{name}>.\n")
+    with open(os.path.join(d, "hosts"), "w") as f:
+        f.write(":\n")  # this machine, without ssh
+    # The jobs run "urlls" from the PATH, whatever the binary tested is named.
+    bindir = os.path.join(d, "bin")
+    os.makedirs(bindir)
+    os.symlink(BIN, os.path.join(bindir, "urlls"))
+    env = dict(ENV, PATH=bindir + os.pathsep + ENV["PATH"])
+
+    r = run(["bash", "-euo", "pipefail", "-c", snippet("parallel-json", MAIN_README)], cwd=d, env=env)
+    check("parallel-json: the map step and jq's join run", r.returncode == 0, (r.returncode, r.stderr))
+    whole = run([BIN, "check", "--quiet", "--format", "json", "corpus"], cwd=d, env=ENV)
+    with open(os.path.join(d, "findings.json")) as f:
+        merged = json.load(f)
+    check("parallel-json: findings.json is what one urlls check prints",
+          whole.returncode == 1 and len(merged) == 18 and merged == json.loads(whole.stdout),
+          (len(merged), len(json.loads(whole.stdout))))
+
+    script = snippet("parallel-sarif", MAIN_README)
+    local = script.replace("npx @microsoft/sarif-multitool", shlex.quote(sarif_multitool()))
+    check("parallel-sarif: the snippet merges with the SARIF Multitool (npx)", local != script, script)
+    r = run(["bash", "-euo", "pipefail", "-c", local], cwd=d, env=env, timeout=BUILD_TIMEOUT)
+    check("parallel-sarif: the map step and the merge run", r.returncode == 0, (r.returncode, r.stdout, r.stderr))
+    whole = run([BIN, "check", "--quiet", "--format", "sarif", "corpus"], cwd=d, env=ENV)
+    with open(os.path.join(d, "merged.sarif")) as f:
+        log = json.load(f)
+    want = sarif_results(json.loads(whole.stdout))
+    check("parallel-sarif: merged.sarif is one run with the results of one urlls check",
+          len(log["runs"]) == 1 and len(want) == 18 and sarif_results(log) == want, (len(sarif_results(log)), len(want)))
+
+
 def main():
     global BIN, TMP, ENV
     TMP = tempfile.mkdtemp(prefix="urlls-snippets-")
@@ -769,7 +840,8 @@ def main():
         for name, fn in [("validator", t_validator), ("helix", t_helix), ("vim-ale", t_vim_ale), ("vim-lsp", t_vim_lsp),
                          ("sublime", t_sublime), ("zed", t_zed), ("efm-langserver", t_efm),
                          ("pre-commit", t_pre_commit), ("pre-commit hook (.pre-commit-hooks.yaml)", t_pre_commit_hook),
-                         ("GitHub Action (action.yml)", t_action), ("git hook", t_git_hook)]:
+                         ("GitHub Action (action.yml)", t_action), ("git hook", t_git_hook),
+                         ("parallel (README.md)", t_parallel)]:
             # Arguments, if any, pick the groups whose names contain one.
             if len(sys.argv) < 2 or any(a in name for a in sys.argv[1:]):
                 section(name, fn)
