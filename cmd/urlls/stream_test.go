@@ -12,7 +12,6 @@ import (
 
 	"github.com/owenrumney/go-sarif/v2/sarif"
 
-	"github.com/urlls/urlls/analysis/checks"
 	"github.com/urlls/urlls/analysis/config"
 )
 
@@ -91,7 +90,7 @@ func wholeSARIF(t *testing.T, results []fileResult) []byte {
 func TestStreamedOutputIsWhole(t *testing.T) {
 	doc := func(s string) fileResult {
 		d := []byte(s)
-		return fileResult{path: "doc.md", doc: d, findings: config.Config{}.Apply(d, "markdown", checks.CheckDocument(d, "markdown"))}
+		return fileResult{path: "doc.md", doc: d, findings: checkApply(config.Config{}, d, "markdown")}
 	}
 	bad := doc("see <http://x.org/a%zz&b> and http://y.org/<a>%zz\n")
 	clean := doc("see http://x.org/\n")
