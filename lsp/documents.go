@@ -43,10 +43,12 @@ import (
 // document is one open document. Fields other than publishMu and those of
 // the snapshots are guarded by Server.mu.
 type document struct {
-	uri    protocol.DocumentURI
-	closed bool
-	timer  *time.Timer
-	snap   *snapshot // the current version
+	uri     protocol.DocumentURI
+	closed  bool
+	timer   *time.Timer // a pending analysis (Options.Debounce)
+	snap    *snapshot   // the current version
+	last    *analysis   // the latest finished analysis, the base of the next
+	running int         // analyses of d under way
 
 	publishMu     sync.Mutex // orders the publications of this document
 	publishedGen  uint64
@@ -66,11 +68,11 @@ type snapshot struct {
 
 	// ctx is done when a newer generation replaces this one, or the
 	// document closes, or the server stops: the analysis stops then.
-	ctx    context.Context
-	cancel context.CancelFunc
-	start  sync.Once     // starts the analysis
-	done   chan struct{} // closed when the analysis has ended
-	result *analysis     // set before done is closed; nil if it was cancelled
+	ctx     context.Context
+	cancel  context.CancelFunc
+	started bool          // the analysis has started (guarded by Server.mu)
+	done    chan struct{} // closed when the analysis has ended
+	result  *analysis     // set before done is closed; nil if it was cancelled
 }
 
 // lines is the line table of one text, built once on first use: by the
@@ -127,15 +129,17 @@ func (s *Server) stopTimer(d *document) {
 
 // analysis is everything the features need about one version of a document.
 type analysis struct {
-	gen        uint64
-	version    int32
-	text       []byte
-	mapper     *Mapper
-	lang       string
-	candidates []scan.Candidate
-	findings   []config.Finding // all of them: the fix-all fixes them all
-	shown      []config.Finding // the diagnostics: findings cut to maxFindings
-	configErr  error
+	gen       uint64
+	version   int32
+	text      []byte
+	mapper    *Mapper
+	lang      string
+	checked                    // the candidates and the checks' diagnostics
+	plain     bool             // scan.PlainText(text, lang): edits re-scan paragraphs only
+	epoch     uint64           // Server.epoch when it was computed: its configuration
+	findings  []config.Finding // all of them: the fix-all fixes them all
+	shown     []config.Finding // the diagnostics: findings cut to maxFindings
+	configErr error
 	// opts say how the checks judged the URLs: hovers and tokens parse as
 	// they did (the grammar profile, the user grammars of schemes).
 	opts checks.Options
@@ -158,67 +162,105 @@ func language(cfg config.Config, u protocol.DocumentURI, languageID string) stri
 }
 
 // analyze computes the analysis of a snapshot, or returns ctx's error when
-// it is cancelled. It reads .urlls.json files and nothing else.
-func (s *Server) analyze(ctx context.Context, snap *snapshot) (*analysis, error) {
+// it is cancelled. It reads .urlls.json files and nothing else. base, when
+// not nil, is a finished analysis of an older version of the document: what
+// the edits since left alone is taken from it (incremental.go).
+func (s *Server) analyze(ctx context.Context, snap *snapshot, base *analysis) (*analysis, error) {
 	s.mu.Lock()
 	st := s.settings
+	epoch := s.epoch
 	s.mu.Unlock()
 	cfg, cerr := st.configFor(snap.uri, &s.configFiles)
 	lang := language(cfg, snap.uri, snap.languageID)
 	opts := cfg.CheckOptions()
-	a := &analysis{gen: snap.gen, version: snap.version, text: snap.text, mapper: snap.lines.get(), lang: lang, configErr: cerr, opts: opts}
-	a.candidates = scan.Scan(snap.text, lang)
-	if err := ctx.Err(); err != nil {
-		return nil, err
+	a := &analysis{gen: snap.gen, version: snap.version, text: snap.text, mapper: snap.lines.get(), lang: lang,
+		epoch: epoch, configErr: cerr, opts: opts}
+	if base != nil && (base.epoch != epoch || base.lang != lang || base.diagStart == nil) {
+		base = nil // another configuration, language or (unsorted) result: start afresh
 	}
-	diags, err := opts.CheckCandidatesContext(ctx, snap.text, a.candidates)
+	if base != nil && base.plain && diffTexts(base.text, snap.text).start >= scan.SniffLimit {
+		a.plain = true // the edit is past what decides the reading
+	} else {
+		a.plain = scan.PlainText(snap.text, lang)
+	}
+	var err error
+	switch {
+	case base != nil && base.plain && a.plain:
+		a.checked, err = recheckPlainText(ctx, opts, base, snap.text)
+	case base != nil:
+		cands := scan.Scan(snap.text, lang)
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		a.checked, err = recheck(ctx, opts, base, snap.text, cands)
+	default:
+		cands := scan.Scan(snap.text, lang)
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		a.checked, err = checkCandidates(ctx, opts, snap.text, cands, noReuse)
+	}
 	if err != nil {
 		return nil, err
 	}
-	a.findings = cfg.Apply(snap.text, lang, diags)
+	a.findings = cfg.Apply(snap.text, lang, a.diags)
 	a.shown = cfg.Limit(a.findings)
 	return a, nil
 }
 
-// startAnalysis starts the analysis of snap on a goroutine of its own,
-// unless it has started already (or the server is stopping); when it ends,
-// its diagnostics are published if snap is still its document's current
-// generation.
+// startAnalysis starts the analysis of snap (see startLocked).
 func (s *Server) startAnalysis(d *document, snap *snapshot) {
-	snap.start.Do(func() {
-		s.mu.Lock()
-		if s.stopping {
-			s.mu.Unlock()
-			snap.cancel()
-			close(snap.done)
-			return
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.startLocked(d, snap)
+}
+
+// startLocked (with s.mu held) starts the analysis of snap on a goroutine
+// of its own, unless it has started already (or the server is stopping),
+// from the latest finished analysis of d. When it ends, its diagnostics are
+// published if snap is still its document's current generation, and the
+// current generation's analysis starts if it has not: while an analysis
+// runs, newer versions wait for it and only the latest is analysed.
+func (s *Server) startLocked(d *document, snap *snapshot) {
+	if snap.started {
+		return
+	}
+	snap.started = true
+	if s.stopping {
+		snap.cancel()
+		close(snap.done)
+		return
+	}
+	s.wg.Add(1)
+	d.running++
+	base := d.last
+	go func() {
+		defer s.wg.Done()
+		began := time.Now()
+		a, err := s.analyze(snap.ctx, snap, base)
+		if err != nil {
+			s.log.Debug("analysis cancelled", zap.String("uri", string(snap.uri)), zap.Int32("version", snap.version))
+		} else {
+			s.log.Debug("analysed", zap.String("uri", string(snap.uri)), zap.Int32("version", snap.version),
+				zap.Duration("took", time.Since(began)), zap.Int("urls", len(a.candidates)), zap.Int("findings", len(a.findings)))
 		}
-		s.wg.Add(1)
+		snap.result = a
+		close(snap.done)
+		s.mu.Lock()
+		d.running--
+		if a != nil && (d.last == nil || a.gen > d.last.gen) {
+			d.last = a
+		}
+		current := a != nil && !d.closed && d.snap == snap
+		st := s.settings
+		if !d.closed && d.snap != snap && d.running == 0 && d.timer == nil {
+			s.startLocked(d, d.snap)
+		}
 		s.mu.Unlock()
-		go func() {
-			defer s.wg.Done()
-			began := time.Now()
-			a, err := s.analyze(snap.ctx, snap)
-			if err != nil {
-				s.log.Debug("analysis cancelled", zap.String("uri", string(snap.uri)), zap.Int32("version", snap.version))
-			} else {
-				s.log.Debug("analysed", zap.String("uri", string(snap.uri)), zap.Int32("version", snap.version),
-					zap.Duration("took", time.Since(began)), zap.Int("urls", len(a.candidates)), zap.Int("findings", len(a.findings)))
-			}
-			snap.result = a
-			close(snap.done)
-			if a == nil {
-				return
-			}
-			s.mu.Lock()
-			current := !d.closed && d.snap == snap
-			st := s.settings
-			s.mu.Unlock()
-			if current {
-				s.publish(d, a, st)
-			}
-		}()
-	})
+		if current {
+			s.publish(d, a, st)
+		}
+	}()
 }
 
 // errNotOpen answers a request about a document that is not open.
@@ -380,6 +422,7 @@ func (s *Server) DidSave(ctx context.Context, p *protocol.DidSaveTextDocumentPar
 	s.configFiles.forget() // a save is when a changed .urlls.json is looked for again
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.epoch++ // no analysis before it is the base of one after it
 	if d, ok := s.docs[p.TextDocument.URI]; ok {
 		d.regenerate()
 		s.schedule(d, 0)
@@ -411,6 +454,7 @@ func (s *Server) republishAll() {
 	s.configFiles.forget()
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.epoch++
 	for _, d := range s.docs {
 		d.regenerate()
 		s.schedule(d, 0)
@@ -418,7 +462,9 @@ func (s *Server) republishAll() {
 }
 
 // schedule (with s.mu held) starts the analysis of d's current generation
-// after delay, off the request path; a request about it may start it
+// off the request path: at once, unless one of d is under way (then it
+// starts when that ends, see startLocked), or after delay when the server
+// has a debounce (Options.Debounce); a request about it may start it
 // sooner.
 func (s *Server) schedule(d *document, delay time.Duration) {
 	s.stopTimer(d)
@@ -426,14 +472,20 @@ func (s *Server) schedule(d *document, delay time.Duration) {
 		return
 	}
 	snap := d.snap
+	if delay <= 0 {
+		if d.running == 0 {
+			s.startLocked(d, snap)
+		}
+		return
+	}
 	s.wg.Add(1)
 	d.timer = time.AfterFunc(delay, func() {
 		defer s.wg.Done()
 		s.mu.Lock()
-		current := !d.closed && d.snap == snap
-		s.mu.Unlock()
-		if current {
-			s.startAnalysis(d, snap)
+		defer s.mu.Unlock()
+		if !d.closed && d.snap == snap {
+			d.timer = nil
+			s.startLocked(d, snap)
 		}
 	})
 }
