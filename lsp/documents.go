@@ -76,15 +76,28 @@ type snapshot struct {
 }
 
 // lines is the line table of one text, built once on first use: by the
-// analysis, or by the change that edits the text next.
+// analysis, or by the change that edits the text next. A text made by an
+// edit builds it from the line table of the text before (Mapper.edit),
+// which costs the changed lines, not the text.
 type lines struct {
 	once   sync.Once
 	text   []byte
 	mapper *Mapper
+	// edited, when not nil, is the line table of the text before the edit
+	// that made text: [start, oldEnd) of it became text[start:newEnd].
+	edited                *lines
+	start, oldEnd, newEnd int
 }
 
 func (l *lines) get() *Mapper {
-	l.once.Do(func() { l.mapper = NewMapper(l.text) })
+	l.once.Do(func() {
+		if l.edited != nil {
+			l.mapper = l.edited.get().edit(l.text, l.start, l.oldEnd, l.newEnd)
+			l.edited = nil // the older texts can go
+		} else {
+			l.mapper = NewMapper(l.text)
+		}
+	})
 	return l.mapper
 }
 
@@ -382,7 +395,7 @@ func (s *Server) didChange(p didChangeParams) error {
 		if ls == nil {
 			ls = &lines{text: text}
 		}
-		m := ls.get()
+		m := ls.get() // the table of the text before this change
 		start, err1 := m.StrictOffset(ch.Range.Start)
 		end, err2 := m.StrictOffset(ch.Range.End)
 		if err1 != nil || err2 != nil || end < start {
@@ -397,7 +410,7 @@ func (s *Server) didChange(p didChangeParams) error {
 		next = append(next, text[:start]...)
 		next = append(next, ch.Text...)
 		next = append(next, text[end:]...)
-		text, ls = next, nil
+		text, ls = next, &lines{text: next, edited: ls, start: start, oldEnd: end, newEnd: start + len(ch.Text)}
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
