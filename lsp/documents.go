@@ -73,6 +73,13 @@ type snapshot struct {
 	started bool          // the analysis has started (guarded by Server.mu)
 	done    chan struct{} // closed when the analysis has ended
 	result  *analysis     // set before done is closed; nil if it was cancelled
+	// scanned is closed when the analysis has its candidates (and line
+	// table), all that hovers, links and tokens need, or has ended;
+	// partial, set before, is the analysis then (its findings may come
+	// later), nil if it was cancelled before.
+	scanned     chan struct{}
+	partial     *analysis
+	scannedOnce sync.Once
 }
 
 // lines is the line table of one text, built once on first use: by the
@@ -109,7 +116,16 @@ func newSnapshot(u protocol.DocumentURI, languageID string, version int32, gen u
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	return &snapshot{uri: u, languageID: languageID, version: version, gen: gen, text: text, lines: ls,
-		ctx: ctx, cancel: cancel, done: make(chan struct{})}
+		ctx: ctx, cancel: cancel, done: make(chan struct{}), scanned: make(chan struct{})}
+}
+
+// setScanned makes a, with its candidates, the partial analysis of snap,
+// unless it has one already.
+func (snap *snapshot) setScanned(a *analysis) {
+	snap.scannedOnce.Do(func() {
+		snap.partial = a
+		close(snap.scanned)
+	})
 }
 
 // replace (with s.mu held) makes snap d's current generation, cancelling
@@ -196,23 +212,24 @@ func (s *Server) analyze(ctx context.Context, snap *snapshot, base *analysis) (*
 	} else {
 		a.plain = scan.PlainText(snap.text, lang)
 	}
-	var err error
+	var cands []scan.Candidate
+	reuse := noReuse
 	switch {
 	case base != nil && base.plain && a.plain:
-		a.checked, err = recheckPlainText(ctx, opts, base, snap.text)
+		cands, reuse = rescanPlainText(base, snap.text)
 	case base != nil:
-		cands := scan.Scan(snap.text, lang)
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		a.checked, err = recheck(ctx, opts, base, snap.text, cands)
+		cands = scan.Scan(snap.text, lang)
+		reuse = reuseUnchanged(base, snap.text, cands)
 	default:
-		cands := scan.Scan(snap.text, lang)
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		a.checked, err = checkCandidates(ctx, opts, snap.text, cands, noReuse)
+		cands = scan.Scan(snap.text, lang)
 	}
+	a.candidates = cands
+	snap.setScanned(a) // hovers, links and tokens may go on
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	var err error
+	a.diags, a.diagStart, err = checkCandidates(ctx, opts, snap.text, cands, reuse)
 	if err != nil {
 		return nil, err
 	}
@@ -241,6 +258,7 @@ func (s *Server) startLocked(d *document, snap *snapshot) {
 	snap.started = true
 	if s.stopping {
 		snap.cancel()
+		snap.setScanned(nil)
 		close(snap.done)
 		return
 	}
@@ -257,6 +275,7 @@ func (s *Server) startLocked(d *document, snap *snapshot) {
 			s.log.Debug("analysed", zap.String("uri", string(snap.uri)), zap.Int32("version", snap.version),
 				zap.Duration("took", time.Since(began)), zap.Int("urls", len(a.candidates)), zap.Int("findings", len(a.findings)))
 		}
+		snap.setScanned(nil) // if cancelled before the scan
 		snap.result = a
 		close(snap.done)
 		s.mu.Lock()
@@ -283,37 +302,59 @@ var errNotOpen = errors.New("not open")
 // moment the request came (the changes before it applied), waiting for it
 // if it is not done; the requests behind this one need not wait for it
 // (release). Hovers and actions are always about the text the client sees.
-// It fails with RequestCancelled when the client cancels the request, and
-// with ContentModified when a newer version replaced the text before its
-// analysis was done.
-func (s *Server) current(ctx context.Context, u protocol.DocumentURI) (*analysis, error) {
+// With findings false it returns as soon as the analysis has the
+// candidates (snapshot.scanned), whose findings may not be set yet: all
+// that hovers, links and tokens need. It fails with RequestCancelled when
+// the client cancels the request, and with ContentModified when a newer
+// version replaced the text before its analysis was done.
+func (s *Server) current(ctx context.Context, u protocol.DocumentURI, findings bool) (*analysis, error) {
 	s.mu.Lock()
 	d, ok := s.docs[u]
 	var snap *snapshot
 	if ok {
 		snap = d.snap
+		s.startLocked(d, snap)
 	}
 	s.mu.Unlock()
 	if !ok {
 		return nil, fmt.Errorf("document %s is %w", u, errNotOpen)
 	}
-	s.startAnalysis(d, snap)
+	ready := snap.done
+	if !findings {
+		ready = snap.scanned
+	}
 	select {
-	case <-snap.done: // done already: answer in turn
+	case <-ready: // done already: answer in turn
 	default:
 		// Let the messages behind this one go while it waits (only then:
 		// an answer that needs no wait keeps its place in the order).
 		release(ctx)
 		select {
-		case <-snap.done:
+		case <-ready:
 		case <-ctx.Done():
 			return nil, protocol.ErrRequestCancelled
 		}
 	}
-	if snap.result == nil {
+	var a *analysis
+	if findings {
+		a = snap.result
+	} else {
+		a = snap.partial
+		if snap.ctx.Err() != nil {
+			// Replaced (or closed) meanwhile: answer only if its
+			// analysis ended, as a request that waits for it would.
+			select {
+			case <-snap.done:
+				a = snap.result
+			default:
+				a = nil
+			}
+		}
+	}
+	if a == nil {
 		return nil, protocol.ErrContentModified
 	}
-	return snap.result, nil
+	return a, nil
 }
 
 // DidOpen starts tracking a document and schedules its diagnostics.

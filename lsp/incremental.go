@@ -119,7 +119,9 @@ func paragraphEnd(text []byte, off int) int {
 
 // checked is the part of an analysis that an edit changes: the candidates
 // and the checks' diagnostics, before the configuration. The diagnostics of
-// candidates[i] are diags[diagStart[i]:diagStart[i+1]].
+// candidates[i] are diags[diagStart[i]:diagStart[i+1]]. The candidates are
+// set first (the features but code actions need no more, see
+// snapshot.scanned), the diagnostics after.
 type checked struct {
 	candidates []scan.Candidate
 	diags      []checks.Diagnostic
@@ -133,36 +135,38 @@ func (c *checked) diagsOf(i int) []checks.Diagnostic {
 
 // checkCandidates checks cands, candidates of text, as
 // checks.Options.CheckCandidatesContext does, taking the diagnostics of
-// candidate i from reuse when it has them.
-func checkCandidates(ctx context.Context, opts checks.Options, text []byte, cands []scan.Candidate, reuse func(i int) ([]checks.Diagnostic, bool)) (checked, error) {
-	r := checked{candidates: cands, diagStart: make([]int, 1, len(cands)+1)}
+// candidate i from reuse when it has them. It returns the diagnostics and
+// where each candidate's start (checked.diagStart).
+func checkCandidates(ctx context.Context, opts checks.Options, text []byte, cands []scan.Candidate, reuse func(i int) ([]checks.Diagnostic, bool)) ([]checks.Diagnostic, []int, error) {
+	var diags []checks.Diagnostic
+	diagStart := make([]int, 1, len(cands)+1)
 	for i, c := range cands {
 		if i%64 == 0 && ctx.Err() != nil {
-			return checked{}, ctx.Err()
+			return nil, nil, ctx.Err()
 		}
 		if ds, ok := reuse(i); ok {
-			r.diags = append(r.diags, ds...)
+			diags = append(diags, ds...)
 		} else {
-			r.diags = append(r.diags, opts.CheckURL(text, c)...)
+			diags = append(diags, opts.CheckURL(text, c)...)
 		}
-		r.diagStart = append(r.diagStart, len(r.diags))
+		diagStart = append(diagStart, len(diags))
 	}
 	// As CheckCandidatesContext: only a tokenizer that broke its promise
 	// of ordered, disjoint candidates needs this.
-	if !sort.SliceIsSorted(r.diags, func(i, j int) bool { return r.diags[i].Start < r.diags[j].Start }) {
-		sort.SliceStable(r.diags, func(i, j int) bool { return r.diags[i].Start < r.diags[j].Start })
-		r.diagStart = nil
+	if !sort.SliceIsSorted(diags, func(i, j int) bool { return diags[i].Start < diags[j].Start }) {
+		sort.SliceStable(diags, func(i, j int) bool { return diags[i].Start < diags[j].Start })
+		diagStart = nil
 	}
-	return r, nil
+	return diags, diagStart, nil
 }
 
 func noReuse(int) ([]checks.Diagnostic, bool) { return nil, false }
 
-// recheckPlainText returns the candidates and diagnostics of text, a
-// plain-text document (scan.PlainText), from those of base, the analysis
-// of an older text under the same options, re-scanning and re-checking
-// only the paragraphs the change touches.
-func recheckPlainText(ctx context.Context, opts checks.Options, base *analysis, text []byte) (checked, error) {
+// rescanPlainText returns the candidates of text, a plain-text document
+// (scan.PlainText), from those of base, the analysis of an older text
+// under the same options, re-scanning only the paragraphs the change
+// touches, and which diagnostics of base they keep (for checkCandidates).
+func rescanPlainText(base *analysis, text []byte) ([]scan.Candidate, func(i int) ([]checks.Diagnostic, bool)) {
 	ch := diffTexts(base.text, text)
 	// The boundaries lie in the unchanged text: before the change in both
 	// texts, and after it (moved by delta).
@@ -179,7 +183,7 @@ func recheckPlainText(ctx context.Context, opts checks.Options, base *analysis, 
 	cands = append(cands, window...)
 	cands = append(cands, shiftCandidates(old[c1:], ch.delta())...)
 	after := c0 + len(window) // the first candidate after the window
-	return checkCandidates(ctx, opts, text, cands, func(i int) ([]checks.Diagnostic, bool) {
+	return cands, func(i int) ([]checks.Diagnostic, bool) {
 		switch {
 		case i < c0:
 			return base.diagsOf(i), true
@@ -187,24 +191,25 @@ func recheckPlainText(ctx context.Context, opts checks.Options, base *analysis, 
 			return shiftDiagnostics(base.diagsOf(i-after+c1), ch.delta()), true
 		}
 		return nil, false
-	})
+	}
 }
 
-// recheck returns the diagnostics of cands, candidates of text, re-checking
-// only those that base, the analysis of an older text under the same
-// options, has not checked with the same text around them: a candidate's
-// findings depend on its fields and on the document bytes from just before
-// its start to its end (checks.CheckURL reads no others).
-func recheck(ctx context.Context, opts checks.Options, base *analysis, text []byte, cands []scan.Candidate) (checked, error) {
+// reuseUnchanged says which diagnostics of base, the analysis of an older
+// text under the same options, cands, the candidates of text, keep (for
+// checkCandidates, which asks in order): those of the candidates that base
+// has checked with the same text around them, since a candidate's findings
+// depend on its fields and on the document bytes from just before its
+// start to its end (checks.CheckURL reads no others).
+func reuseUnchanged(base *analysis, text []byte, cands []scan.Candidate) func(i int) ([]checks.Diagnostic, bool) {
 	ch := diffTexts(base.text, text)
 	bi := 0 // the next candidate of base to look at
-	return checkCandidates(ctx, opts, text, cands, func(i int) ([]checks.Diagnostic, bool) {
+	return func(i int) ([]checks.Diagnostic, bool) {
 		c := cands[i]
 		// The same candidate in base: before the change, or after it
 		// (moved by delta), with every byte it depends on unchanged.
 		oldStart, shift := c.Start, 0
 		switch {
-		case c.End < ch.start:
+		case c.End <= ch.start:
 		case c.Start-1 >= ch.newEnd:
 			oldStart, shift = c.Start-ch.delta(), ch.delta()
 		default:
@@ -217,7 +222,7 @@ func recheck(ctx context.Context, opts checks.Options, base *analysis, text []by
 			return nil, false
 		}
 		return shiftDiagnostics(base.diagsOf(bi), shift), true
-	})
+	}
 }
 
 // sameCandidate reports whether b is a moved by shift bytes.
