@@ -80,6 +80,12 @@ type snapshot struct {
 	scanned     chan struct{}
 	partial     *analysis
 	scannedOnce sync.Once
+
+	// prev, when not nil, is the generation this one's text was made from
+	// by change, one edit (guarded by Server.mu; cleared when a newer
+	// generation comes, so that no chain of old texts stays).
+	prev   *snapshot
+	change textChange
 }
 
 // lines is the line table of one text, built once on first use: by the
@@ -460,7 +466,14 @@ func (s *Server) didChange(p didChangeParams) error {
 	}
 	// A configuration change may have made a new generation meanwhile: take
 	// its number, not its text (it has the same text as base).
-	d.replace(newSnapshot(d.uri, base.languageID, p.TextDocument.Version, d.snap.gen+1, text, ls))
+	snap := newSnapshot(d.uri, base.languageID, p.TextDocument.Version, d.snap.gen+1, text, ls)
+	if len(p.ContentChanges) == 1 && p.ContentChanges[0].Range != nil && d.snap == base {
+		// One edit of the current generation: a hover may answer from
+		// base's analysis before this one's (hoverAnalysis).
+		snap.prev, snap.change = base, textChange{start: ls.start, oldEnd: ls.oldEnd, newEnd: ls.newEnd}
+	}
+	d.snap.prev = nil // older generations can go
+	d.replace(snap)
 	s.schedule(d, s.opts.Debounce)
 	return nil
 }

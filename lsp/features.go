@@ -166,7 +166,7 @@ func isHex(c byte) bool {
 // scheme's start rule, the rule's definition with its source, the matched
 // text and, for an escape, what it decodes to. Outside URLs it is null.
 func (s *Server) Hover(ctx context.Context, p *protocol.HoverParams) (*protocol.Hover, error) {
-	a, err := s.current(ctx, p.TextDocument.URI, false)
+	a, err := s.hoverAnalysis(ctx, p.TextDocument.URI, p.Position)
 	if errors.Is(err, errNotOpen) {
 		return nil, nil
 	}

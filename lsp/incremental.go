@@ -5,6 +5,8 @@ import (
 	"context"
 	"sort"
 
+	"go.lsp.dev/protocol"
+
 	"github.com/urlls/urlls/analysis/checks"
 	"github.com/urlls/urlls/analysis/scan"
 )
@@ -286,4 +288,65 @@ func shiftDiagnostics(diags []checks.Diagnostic, delta int) []checks.Diagnostic 
 		d.SuggestedFixes = fixes
 	}
 	return out
+}
+
+// hoverAnalysis returns what a hover at pos needs of the document u: the
+// analysis of its current version once that has its candidates, or, while
+// it has not, one made at once from the analysis of the version before, when
+// that is plain text and one edit made this version: the candidate under
+// the cursor, kept or moved by the edit, or the paragraphs it touched,
+// scanned again (rescanPlainText's reasoning). So a hover right after an
+// edit costs about what an idle one does.
+func (s *Server) hoverAnalysis(ctx context.Context, u protocol.DocumentURI, pos protocol.Position) (*analysis, error) {
+	s.mu.Lock()
+	var snap, prev *snapshot
+	if d, ok := s.docs[u]; ok {
+		snap, prev = d.snap, d.snap.prev
+		s.startLocked(d, snap)
+	}
+	s.mu.Unlock()
+	ready := false
+	if prev != nil {
+		select {
+		case <-snap.scanned:
+			ready = true // answer from it
+		default:
+		}
+	}
+	if prev != nil && !ready {
+		select {
+		case <-prev.scanned:
+			if pa := prev.partial; pa != nil && pa.plain && (snap.change.start >= scan.SniffLimit || scan.PlainText(snap.text, pa.lang)) {
+				m := snap.lines.get()
+				a := &analysis{gen: snap.gen, version: snap.version, text: snap.text, mapper: m, lang: pa.lang,
+					plain: true, epoch: pa.epoch, opts: pa.opts}
+				a.candidates = candidatesNear(pa, snap.text, snap.change, m.PositionOffset(pos))
+				return a, nil
+			}
+		default:
+		}
+	}
+	return s.current(ctx, u, false)
+}
+
+// candidatesNear returns the candidates of text, a plain-text document
+// that change made from base's text, that may hold offset off: base's
+// candidate there, moved by the edit, or those of the paragraphs the edit
+// touched, when off is in them.
+func candidatesNear(base *analysis, text []byte, change textChange, off int) []scan.Candidate {
+	p0 := paragraphStart(text, change.start)
+	p1 := paragraphEnd(text, change.newEnd)
+	switch {
+	case off < p0:
+		if c, ok := candidateAt(base, off); ok {
+			return []scan.Candidate{c}
+		}
+	case off >= p1:
+		if c, ok := candidateAt(base, off-change.delta()); ok {
+			return shiftCandidates([]scan.Candidate{c}, change.delta())
+		}
+	default:
+		return scan.ScanPlainTextRange(text, p0, p1)
+	}
+	return nil
 }

@@ -99,6 +99,19 @@ func checkIncremental(t testing.TB, s *Server, uri, lang string, text string, ed
 		if d := cmp.Diff(published(t, s, full), published(t, s, inc)); d != "" {
 			t.Fatalf("edit %d of %q\nto %q:\nincremental differs from a full analysis (-full +incremental):\n%s", i, text, next, d)
 		}
+		if base.plain && full.plain {
+			// A hover right after the edit (hoverAnalysis) finds the
+			// candidate that the full analysis has at every offset.
+			ch := diffTexts([]byte(text), []byte(next))
+			for off := 0; off <= len(next); off++ {
+				near := &analysis{checked: checked{candidates: candidatesNear(base, []byte(next), ch, off)}}
+				got, gok := candidateAt(near, off)
+				want, wok := candidateAt(full, off)
+				if gok != wok || fmt.Sprint(got) != fmt.Sprint(want) {
+					t.Fatalf("edit %d of %q\nto %q: the candidate near %d is %v %+v, want %v %+v", i, text, next, off, gok, got, wok, want)
+				}
+			}
+		}
 		text, base = next, inc
 	}
 }
