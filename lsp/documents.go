@@ -21,10 +21,18 @@ import (
 // document's analysis:
 //
 //   - Every version of a document is a snapshot: its text, which never
-//     changes, its line table (built once, shared by every reader) and its
-//     analysis, computed at most once, on a goroutine of its own, by
-//     whichever asks first: the debounce timer, or a request about that
-//     version.
+//     changes, its line table (built once, shared by every reader, from the
+//     line table of the text before when an edit made it) and its analysis,
+//     computed at most once, on a goroutine of its own. It starts at once
+//     when no analysis of the document is under way, else when that one
+//     ends, for the latest version only (so a burst of changes is analysed
+//     together), or when a request about that version asks first.
+//   - An analysis starts from the latest finished analysis of the document
+//     and redoes only what the edits since touched (incremental.go).
+//   - Hovers, links and tokens need the candidates only: they are answered
+//     once the analysis has them (snapshot.scanned), before its checks; a
+//     hover right after a plain-text edit does not even wait for that
+//     (hoverAnalysis).
 //   - A request (hover, code action, links, tokens) takes the snapshot of
 //     its document in order, after the changes sent before it, and then
 //     lets the requests behind it go (release): it waits for its
@@ -213,7 +221,11 @@ func (s *Server) analyze(ctx context.Context, snap *snapshot, base *analysis) (*
 	if base != nil && (base.epoch != epoch || base.lang != lang || base.diagStart == nil) {
 		base = nil // another configuration, language or (unsorted) result: start afresh
 	}
-	if base != nil && base.plain && diffTexts(base.text, snap.text).start >= scan.SniffLimit {
+	var change textChange // from base's text to this one
+	if base != nil {
+		change = diffTexts(base.text, snap.text)
+	}
+	if base != nil && base.plain && change.start >= scan.SniffLimit {
 		a.plain = true // the edit is past what decides the reading
 	} else {
 		a.plain = scan.PlainText(snap.text, lang)
@@ -222,10 +234,10 @@ func (s *Server) analyze(ctx context.Context, snap *snapshot, base *analysis) (*
 	reuse := noReuse
 	switch {
 	case base != nil && base.plain && a.plain:
-		cands, reuse = rescanPlainText(base, snap.text)
+		cands, reuse = rescanPlainText(base, snap.text, change)
 	case base != nil:
 		cands = scan.Scan(snap.text, lang)
-		reuse = reuseUnchanged(base, snap.text, cands)
+		reuse = reuseUnchanged(base, change, cands)
 	default:
 		cands = scan.Scan(snap.text, lang)
 	}
@@ -286,6 +298,7 @@ func (s *Server) startLocked(d *document, snap *snapshot) {
 		close(snap.done)
 		s.mu.Lock()
 		d.running--
+		snap.prev = nil // no hover needs the version before now
 		if a != nil && (d.last == nil || a.gen > d.last.gen) {
 			d.last = a
 		}

@@ -166,10 +166,9 @@ func noReuse(int) ([]checks.Diagnostic, bool) { return nil, false }
 
 // rescanPlainText returns the candidates of text, a plain-text document
 // (scan.PlainText), from those of base, the analysis of an older text
-// under the same options, re-scanning only the paragraphs the change
+// under the same options that ch made text of, re-scanning only the paragraphs the change
 // touches, and which diagnostics of base they keep (for checkCandidates).
-func rescanPlainText(base *analysis, text []byte) ([]scan.Candidate, func(i int) ([]checks.Diagnostic, bool)) {
-	ch := diffTexts(base.text, text)
+func rescanPlainText(base *analysis, text []byte, ch textChange) ([]scan.Candidate, func(i int) ([]checks.Diagnostic, bool)) {
 	// The boundaries lie in the unchanged text: before the change in both
 	// texts, and after it (moved by delta).
 	p0 := paragraphStart(text, ch.start)
@@ -185,6 +184,9 @@ func rescanPlainText(base *analysis, text []byte) ([]scan.Candidate, func(i int)
 	cands = append(cands, window...)
 	cands = append(cands, shiftCandidates(old[c1:], ch.delta())...)
 	after := c0 + len(window) // the first candidate after the window
+	// In the window, the candidates the edit did not touch (all but one
+	// of 40k URLs on one line) keep their diagnostics too.
+	inWindow := reuseUnchanged(base, ch, cands)
 	return cands, func(i int) ([]checks.Diagnostic, bool) {
 		switch {
 		case i < c0:
@@ -192,18 +194,18 @@ func rescanPlainText(base *analysis, text []byte) ([]scan.Candidate, func(i int)
 		case i >= after:
 			return shiftDiagnostics(base.diagsOf(i-after+c1), ch.delta()), true
 		}
-		return nil, false
+		return inWindow(i)
 	}
 }
 
 // reuseUnchanged says which diagnostics of base, the analysis of an older
-// text under the same options, cands, the candidates of text, keep (for
+// text under the same options, cands, the candidates of the text that
+// change made from base's, keep (for
 // checkCandidates, which asks in order): those of the candidates that base
 // has checked with the same text around them, since a candidate's findings
 // depend on its fields and on the document bytes from just before its
 // start to its end (checks.CheckURL reads no others).
-func reuseUnchanged(base *analysis, text []byte, cands []scan.Candidate) func(i int) ([]checks.Diagnostic, bool) {
-	ch := diffTexts(base.text, text)
+func reuseUnchanged(base *analysis, ch textChange, cands []scan.Candidate) func(i int) ([]checks.Diagnostic, bool) {
 	bi := 0 // the next candidate of base to look at
 	return func(i int) ([]checks.Diagnostic, bool) {
 		c := cands[i]
