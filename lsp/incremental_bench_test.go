@@ -221,7 +221,8 @@ func BenchmarkHoverIdle(b *testing.B) {
 
 // BenchmarkPathological: documents that once cost the server more than
 // linear time (a line of 100k "%", 40k URLs on one line) beside ordinary
-// text of the same size: opening each (to its diagnostics) and a
+// text of the same size: opening each (to its diagnostics), what the
+// server adds to the checks (line table, diagnostics, JSON) and a
 // one-character edit at its start (to its diagnostics).
 func BenchmarkPathological(b *testing.B) {
 	docs := []struct {
@@ -247,6 +248,24 @@ func BenchmarkPathological(b *testing.B) {
 					b.StopTimer()
 					d.s.stop()
 					b.StartTimer()
+				}
+				reportPercentiles(b, took)
+			})
+			b.Run("server/"+kind, func(b *testing.B) {
+				// What the server adds to the analysis of the version: its
+				// line table, the diagnostics and their JSON.
+				s := newServer(nopClient{}, Options{Logger: zap.NewNop(), Debounce: time.Hour})
+				snap := newSnapshot("file:///bench/doc.txt", "plaintext", 1, 1, text, nil)
+				a, err := s.analyze(snap.ctx, snap, nil)
+				if err != nil {
+					b.Fatal(err)
+				}
+				var took []time.Duration
+				for b.Loop() {
+					began := time.Now()
+					a.mapper = NewMapper(text)
+					_ = json.NewEncoder(io.Discard).Encode(s.diagnostics(a, settings{codeDescription: true}))
+					took = append(took, time.Since(began))
 				}
 				reportPercentiles(b, took)
 			})
