@@ -35,12 +35,12 @@ func BenchmarkServerScaling(b *testing.B) {
 			b.Run(fmt.Sprintf("analysis/%s/%dx", tc.name, n), func(b *testing.B) {
 				b.SetBytes(int64(len(text)))
 				for b.Loop() {
-					if _, err := s.analyze(snap().ctx, snap()); err != nil {
+					if _, err := s.analyze(snap().ctx, snap(), nil); err != nil {
 						b.Fatal(err)
 					}
 				}
 			})
-			a, err := s.analyze(snap().ctx, snap())
+			a, err := s.analyze(snap().ctx, snap(), nil)
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -21,10 +21,18 @@ import (
 // document's analysis:
 //
 //   - Every version of a document is a snapshot: its text, which never
-//     changes, its line table (built once, shared by every reader) and its
-//     analysis, computed at most once, on a goroutine of its own, by
-//     whichever asks first: the debounce timer, or a request about that
-//     version.
+//     changes, its line table (built once, shared by every reader, from the
+//     line table of the text before when an edit made it) and its analysis,
+//     computed at most once, on a goroutine of its own. It starts at once
+//     when no analysis of the document is under way, else when that one
+//     ends, for the latest version only (so a burst of changes is analysed
+//     together), or when a request about that version asks first.
+//   - An analysis starts from the latest finished analysis of the document
+//     and redoes only what the edits since touched (incremental.go).
+//   - Hovers, links and tokens need the candidates only: they are answered
+//     once the analysis has them (snapshot.scanned), before its checks; a
+//     hover right after a plain-text edit does not even wait for that
+//     (hoverAnalysis).
 //   - A request (hover, code action, links, tokens) takes the snapshot of
 //     its document in order, after the changes sent before it, and then
 //     lets the requests behind it go (release): it waits for its
@@ -43,10 +51,12 @@ import (
 // document is one open document. Fields other than publishMu and those of
 // the snapshots are guarded by Server.mu.
 type document struct {
-	uri    protocol.DocumentURI
-	closed bool
-	timer  *time.Timer
-	snap   *snapshot // the current version
+	uri     protocol.DocumentURI
+	closed  bool
+	timer   *time.Timer // a pending analysis (Options.Debounce)
+	snap    *snapshot   // the current version
+	last    *analysis   // the latest finished analysis, the base of the next
+	running int         // analyses of d under way
 
 	publishMu     sync.Mutex // orders the publications of this document
 	publishedGen  uint64
@@ -66,23 +76,49 @@ type snapshot struct {
 
 	// ctx is done when a newer generation replaces this one, or the
 	// document closes, or the server stops: the analysis stops then.
-	ctx    context.Context
-	cancel context.CancelFunc
-	start  sync.Once     // starts the analysis
-	done   chan struct{} // closed when the analysis has ended
-	result *analysis     // set before done is closed; nil if it was cancelled
+	ctx     context.Context
+	cancel  context.CancelFunc
+	started bool          // the analysis has started (guarded by Server.mu)
+	done    chan struct{} // closed when the analysis has ended
+	result  *analysis     // set before done is closed; nil if it was cancelled
+	// scanned is closed when the analysis has its candidates (and line
+	// table), all that hovers, links and tokens need, or has ended;
+	// partial, set before, is the analysis then (its findings may come
+	// later), nil if it was cancelled before.
+	scanned     chan struct{}
+	partial     *analysis
+	scannedOnce sync.Once
+
+	// prev, when not nil, is the generation this one's text was made from
+	// by change, one edit (guarded by Server.mu; cleared when a newer
+	// generation comes, so that no chain of old texts stays).
+	prev   *snapshot
+	change textChange
 }
 
 // lines is the line table of one text, built once on first use: by the
-// analysis, or by the change that edits the text next.
+// analysis, or by the change that edits the text next. A text made by an
+// edit builds it from the line table of the text before (Mapper.edit),
+// which costs the changed lines, not the text.
 type lines struct {
 	once   sync.Once
 	text   []byte
 	mapper *Mapper
+	// edited, when not nil, is the line table of the text before the edit
+	// that made text: [start, oldEnd) of it became text[start:newEnd].
+	edited                *lines
+	start, oldEnd, newEnd int
 }
 
 func (l *lines) get() *Mapper {
-	l.once.Do(func() { l.mapper = NewMapper(l.text) })
+	l.once.Do(func() {
+		if l.edited != nil {
+			l.mapper = l.edited.get().edit(l.text, l.start, l.oldEnd, l.newEnd)
+			l.edited = nil // the older texts can go
+		} else {
+			l.mapper = NewMapper(l.text)
+		}
+	})
 	return l.mapper
 }
 
@@ -94,7 +130,16 @@ func newSnapshot(u protocol.DocumentURI, languageID string, version int32, gen u
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	return &snapshot{uri: u, languageID: languageID, version: version, gen: gen, text: text, lines: ls,
-		ctx: ctx, cancel: cancel, done: make(chan struct{})}
+		ctx: ctx, cancel: cancel, done: make(chan struct{}), scanned: make(chan struct{})}
+}
+
+// setScanned makes a, with its candidates, the partial analysis of snap,
+// unless it has one already.
+func (snap *snapshot) setScanned(a *analysis) {
+	snap.scannedOnce.Do(func() {
+		snap.partial = a
+		close(snap.scanned)
+	})
 }
 
 // replace (with s.mu held) makes snap d's current generation, cancelling
@@ -127,15 +172,17 @@ func (s *Server) stopTimer(d *document) {
 
 // analysis is everything the features need about one version of a document.
 type analysis struct {
-	gen        uint64
-	version    int32
-	text       []byte
-	mapper     *Mapper
-	lang       string
-	candidates []scan.Candidate
-	findings   []config.Finding // all of them: the fix-all fixes them all
-	shown      []config.Finding // the diagnostics: findings cut to maxFindings
-	configErr  error
+	gen       uint64
+	version   int32
+	text      []byte
+	mapper    *Mapper
+	lang      string
+	checked                    // the candidates and the checks' diagnostics
+	plain     bool             // scan.PlainText(text, lang): edits re-scan paragraphs only
+	epoch     uint64           // Server.epoch when it was computed: its configuration
+	findings  []config.Finding // all of them: the fix-all fixes them all
+	shown     []config.Finding // the diagnostics: findings cut to maxFindings
+	configErr error
 	// opts say how the checks judged the URLs: hovers and tokens parse as
 	// they did (the grammar profile, the user grammars of schemes).
 	opts checks.Options
@@ -158,68 +205,117 @@ func language(cfg config.Config, u protocol.DocumentURI, languageID string) stri
 }
 
 // analyze computes the analysis of a snapshot, or returns ctx's error when
-// it is cancelled. It reads .urlls.json files and nothing else.
-func (s *Server) analyze(ctx context.Context, snap *snapshot) (*analysis, error) {
+// it is cancelled. It reads .urlls.json files and nothing else. base, when
+// not nil, is a finished analysis of an older version of the document: what
+// the edits since left alone is taken from it (incremental.go).
+func (s *Server) analyze(ctx context.Context, snap *snapshot, base *analysis) (*analysis, error) {
 	s.mu.Lock()
 	st := s.settings
+	epoch := s.epoch
 	s.mu.Unlock()
 	cfg, cerr := st.configFor(snap.uri, &s.configFiles)
 	lang := language(cfg, snap.uri, snap.languageID)
 	opts := cfg.CheckOptions()
-	a := &analysis{gen: snap.gen, version: snap.version, text: snap.text, mapper: snap.lines.get(), lang: lang, configErr: cerr, opts: opts}
-	scanned := scan.Scan(snap.text, lang)
-	a.candidates = scanned.Candidates
+	a := &analysis{gen: snap.gen, version: snap.version, text: snap.text, mapper: snap.lines.get(), lang: lang,
+		epoch: epoch, configErr: cerr, opts: opts}
+	if base != nil && (base.epoch != epoch || base.lang != lang || base.diagStart == nil) {
+		base = nil // another configuration, language or (unsorted) result: start afresh
+	}
+	var change textChange // from base's text to this one
+	if base != nil {
+		change = diffTexts(base.text, snap.text)
+	}
+	if base != nil && base.plain && change.start >= scan.SniffLimit {
+		a.plain = true // the edit is past what decides the reading
+	} else {
+		a.plain = scan.PlainText(snap.text, lang)
+	}
+	var cands []scan.Candidate
+	var sups []scan.Suppression
+	reuse := noReuse
+	switch {
+	case base != nil && base.plain && a.plain:
+		cands, reuse = rescanPlainText(base, snap.text, change)
+		sups = scan.PlainTextSuppressions(snap.text)
+	case base != nil:
+		scanned := scan.Scan(snap.text, lang)
+		cands, sups = scanned.Candidates, scanned.Suppressions
+		reuse = reuseUnchanged(base, change, cands)
+	default:
+		scanned := scan.Scan(snap.text, lang)
+		cands, sups = scanned.Candidates, scanned.Suppressions
+	}
+	a.candidates = cands
+	snap.setScanned(a) // hovers, links and tokens may go on
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	diags, err := opts.CheckCandidatesContext(ctx, snap.text, a.candidates)
+	var err error
+	a.diags, a.diagStart, err = checkCandidates(ctx, opts, snap.text, cands, reuse)
 	if err != nil {
 		return nil, err
 	}
-	a.findings = cfg.Apply(scanned.Suppressions, diags)
+	a.findings = cfg.Apply(sups, a.diags)
 	a.shown = cfg.Limit(a.findings)
 	return a, nil
 }
 
-// startAnalysis starts the analysis of snap on a goroutine of its own,
-// unless it has started already (or the server is stopping); when it ends,
-// its diagnostics are published if snap is still its document's current
-// generation.
+// startAnalysis starts the analysis of snap (see startLocked).
 func (s *Server) startAnalysis(d *document, snap *snapshot) {
-	snap.start.Do(func() {
-		s.mu.Lock()
-		if s.stopping {
-			s.mu.Unlock()
-			snap.cancel()
-			close(snap.done)
-			return
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.startLocked(d, snap)
+}
+
+// startLocked (with s.mu held) starts the analysis of snap on a goroutine
+// of its own, unless it has started already (or the server is stopping),
+// from the latest finished analysis of d. When it ends, its diagnostics are
+// published if snap is still its document's current generation, and the
+// current generation's analysis starts if it has not: while an analysis
+// runs, newer versions wait for it and only the latest is analysed.
+func (s *Server) startLocked(d *document, snap *snapshot) {
+	if snap.started {
+		return
+	}
+	snap.started = true
+	if s.stopping {
+		snap.cancel()
+		snap.setScanned(nil)
+		close(snap.done)
+		return
+	}
+	s.wg.Add(1)
+	d.running++
+	base := d.last
+	go func() {
+		defer s.wg.Done()
+		began := time.Now()
+		a, err := s.analyze(snap.ctx, snap, base)
+		if err != nil {
+			s.log.Debug("analysis cancelled", zap.String("uri", string(snap.uri)), zap.Int32("version", snap.version))
+		} else {
+			s.log.Debug("analysed", zap.String("uri", string(snap.uri)), zap.Int32("version", snap.version),
+				zap.Duration("took", time.Since(began)), zap.Int("urls", len(a.candidates)), zap.Int("findings", len(a.findings)))
 		}
-		s.wg.Add(1)
+		snap.setScanned(nil) // if cancelled before the scan
+		snap.result = a
+		close(snap.done)
+		s.mu.Lock()
+		d.running--
+		snap.prev = nil // no hover needs the version before now
+		if a != nil && (d.last == nil || a.gen > d.last.gen) {
+			d.last = a
+		}
+		current := a != nil && !d.closed && d.snap == snap
+		st := s.settings
+		if !d.closed && d.snap != snap && d.running == 0 && d.timer == nil {
+			s.startLocked(d, d.snap)
+		}
 		s.mu.Unlock()
-		go func() {
-			defer s.wg.Done()
-			began := time.Now()
-			a, err := s.analyze(snap.ctx, snap)
-			if err != nil {
-				s.log.Debug("analysis cancelled", zap.String("uri", string(snap.uri)), zap.Int32("version", snap.version))
-			} else {
-				s.log.Debug("analysed", zap.String("uri", string(snap.uri)), zap.Int32("version", snap.version),
-					zap.Duration("took", time.Since(began)), zap.Int("urls", len(a.candidates)), zap.Int("findings", len(a.findings)))
-			}
-			snap.result = a
-			close(snap.done)
-			if a == nil {
-				return
-			}
-			s.mu.Lock()
-			current := !d.closed && d.snap == snap
-			st := s.settings
-			s.mu.Unlock()
-			if current {
-				s.publish(d, a, st)
-			}
-		}()
-	})
+		if current {
+			s.publish(d, a, st)
+		}
+	}()
 }
 
 // errNotOpen answers a request about a document that is not open.
@@ -229,37 +325,59 @@ var errNotOpen = errors.New("not open")
 // moment the request came (the changes before it applied), waiting for it
 // if it is not done; the requests behind this one need not wait for it
 // (release). Hovers and actions are always about the text the client sees.
-// It fails with RequestCancelled when the client cancels the request, and
-// with ContentModified when a newer version replaced the text before its
-// analysis was done.
-func (s *Server) current(ctx context.Context, u protocol.DocumentURI) (*analysis, error) {
+// With findings false it returns as soon as the analysis has the
+// candidates (snapshot.scanned), whose findings may not be set yet: all
+// that hovers, links and tokens need. It fails with RequestCancelled when
+// the client cancels the request, and with ContentModified when a newer
+// version replaced the text before its analysis was done.
+func (s *Server) current(ctx context.Context, u protocol.DocumentURI, findings bool) (*analysis, error) {
 	s.mu.Lock()
 	d, ok := s.docs[u]
 	var snap *snapshot
 	if ok {
 		snap = d.snap
+		s.startLocked(d, snap)
 	}
 	s.mu.Unlock()
 	if !ok {
 		return nil, fmt.Errorf("document %s is %w", u, errNotOpen)
 	}
-	s.startAnalysis(d, snap)
+	ready := snap.done
+	if !findings {
+		ready = snap.scanned
+	}
 	select {
-	case <-snap.done: // done already: answer in turn
+	case <-ready: // done already: answer in turn
 	default:
 		// Let the messages behind this one go while it waits (only then:
 		// an answer that needs no wait keeps its place in the order).
 		release(ctx)
 		select {
-		case <-snap.done:
+		case <-ready:
 		case <-ctx.Done():
 			return nil, protocol.ErrRequestCancelled
 		}
 	}
-	if snap.result == nil {
+	var a *analysis
+	if findings {
+		a = snap.result
+	} else {
+		a = snap.partial
+		if snap.ctx.Err() != nil {
+			// Replaced (or closed) meanwhile: answer only if its
+			// analysis ended, as a request that waits for it would.
+			select {
+			case <-snap.done:
+				a = snap.result
+			default:
+				a = nil
+			}
+		}
+	}
+	if a == nil {
 		return nil, protocol.ErrContentModified
 	}
-	return snap.result, nil
+	return a, nil
 }
 
 // DidOpen starts tracking a document and schedules its diagnostics.
@@ -341,7 +459,7 @@ func (s *Server) didChange(p didChangeParams) error {
 		if ls == nil {
 			ls = &lines{text: text}
 		}
-		m := ls.get()
+		m := ls.get() // the table of the text before this change
 		start, err1 := m.StrictOffset(ch.Range.Start)
 		end, err2 := m.StrictOffset(ch.Range.End)
 		if err1 != nil || err2 != nil || end < start {
@@ -356,7 +474,7 @@ func (s *Server) didChange(p didChangeParams) error {
 		next = append(next, text[:start]...)
 		next = append(next, ch.Text...)
 		next = append(next, text[end:]...)
-		text, ls = next, nil
+		text, ls = next, &lines{text: next, edited: ls, start: start, oldEnd: end, newEnd: start + len(ch.Text)}
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -365,7 +483,14 @@ func (s *Server) didChange(p didChangeParams) error {
 	}
 	// A configuration change may have made a new generation meanwhile: take
 	// its number, not its text (it has the same text as base).
-	d.replace(newSnapshot(d.uri, base.languageID, p.TextDocument.Version, d.snap.gen+1, text, ls))
+	snap := newSnapshot(d.uri, base.languageID, p.TextDocument.Version, d.snap.gen+1, text, ls)
+	if len(p.ContentChanges) == 1 && p.ContentChanges[0].Range != nil && d.snap == base {
+		// One edit of the current generation: a hover may answer from
+		// base's analysis before this one's (hoverAnalysis).
+		snap.prev, snap.change = base, textChange{start: ls.start, oldEnd: ls.oldEnd, newEnd: ls.newEnd}
+	}
+	d.snap.prev = nil // older generations can go
+	d.replace(snap)
 	s.schedule(d, s.opts.Debounce)
 	return nil
 }
@@ -381,6 +506,7 @@ func (s *Server) DidSave(ctx context.Context, p *protocol.DidSaveTextDocumentPar
 	s.configFiles.forget() // a save is when a changed .urlls.json is looked for again
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.epoch++ // no analysis before it is the base of one after it
 	if d, ok := s.docs[p.TextDocument.URI]; ok {
 		d.regenerate()
 		s.schedule(d, 0)
@@ -412,6 +538,7 @@ func (s *Server) republishAll() {
 	s.configFiles.forget()
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.epoch++
 	for _, d := range s.docs {
 		d.regenerate()
 		s.schedule(d, 0)
@@ -419,7 +546,9 @@ func (s *Server) republishAll() {
 }
 
 // schedule (with s.mu held) starts the analysis of d's current generation
-// after delay, off the request path; a request about it may start it
+// off the request path: at once, unless one of d is under way (then it
+// starts when that ends, see startLocked), or after delay when the server
+// has a debounce (Options.Debounce); a request about it may start it
 // sooner.
 func (s *Server) schedule(d *document, delay time.Duration) {
 	s.stopTimer(d)
@@ -427,14 +556,20 @@ func (s *Server) schedule(d *document, delay time.Duration) {
 		return
 	}
 	snap := d.snap
+	if delay <= 0 {
+		if d.running == 0 {
+			s.startLocked(d, snap)
+		}
+		return
+	}
 	s.wg.Add(1)
 	d.timer = time.AfterFunc(delay, func() {
 		defer s.wg.Done()
 		s.mu.Lock()
-		current := !d.closed && d.snap == snap
-		s.mu.Unlock()
-		if current {
-			s.startAnalysis(d, snap)
+		defer s.mu.Unlock()
+		if !d.closed && d.snap == snap {
+			d.timer = nil
+			s.startLocked(d, snap)
 		}
 	})
 }

@@ -166,7 +166,7 @@ func isHex(c byte) bool {
 // scheme's start rule, the rule's definition with its source, the matched
 // text and, for an escape, what it decodes to. Outside URLs it is null.
 func (s *Server) Hover(ctx context.Context, p *protocol.HoverParams) (*protocol.Hover, error) {
-	a, err := s.current(ctx, p.TextDocument.URI)
+	a, err := s.hoverAnalysis(ctx, p.TextDocument.URI, p.Position)
 	if errors.Is(err, errNotOpen) {
 		return nil, nil
 	}
@@ -274,7 +274,7 @@ func describeByte(b byte) string {
 // source.fixAll.urlls. Both take time linear in what they return (and
 // logarithmic in the document).
 func (s *Server) CodeAction(ctx context.Context, p *protocol.CodeActionParams) ([]protocol.CodeAction, error) {
-	a, err := s.current(ctx, p.TextDocument.URI)
+	a, err := s.current(ctx, p.TextDocument.URI, true)
 	if err != nil {
 		return nil, err
 	}
@@ -343,7 +343,7 @@ func documentBase(a *analysis, uri protocol.DocumentURI) string {
 // resolved by RFC 1808 §4 against the document's URI, or an HTML
 // document's <base href>. Nothing is fetched.
 func (s *Server) DocumentLink(ctx context.Context, p *protocol.DocumentLinkParams) ([]protocol.DocumentLink, error) {
-	a, err := s.current(ctx, p.TextDocument.URI)
+	a, err := s.current(ctx, p.TextDocument.URI, false)
 	if err != nil {
 		return nil, err
 	}
@@ -402,7 +402,7 @@ var tokenOfRule = map[string]int{
 
 // SemanticTokensFull colours the parts of every URL.
 func (s *Server) SemanticTokensFull(ctx context.Context, p *protocol.SemanticTokensParams) (*protocol.SemanticTokens, error) {
-	a, err := s.current(ctx, p.TextDocument.URI)
+	a, err := s.current(ctx, p.TextDocument.URI, false)
 	if err != nil {
 		return nil, err
 	}

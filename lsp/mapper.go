@@ -23,6 +23,12 @@ type Mapper struct {
 // Mapper is in use.
 func NewMapper(text []byte) *Mapper { return &Mapper{pos: textpos.New(text)} }
 
+// edit returns the Mapper of text, m's text with [start, oldEnd) replaced
+// by text[start:newEnd] (position.Mapper.Edit).
+func (m *Mapper) edit(text []byte, start, oldEnd, newEnd int) *Mapper {
+	return &Mapper{pos: m.pos.Edit(text, start, oldEnd, newEnd)}
+}
+
 // LineCount returns the number of lines; text without a final line break
 // still counts its last line, and an empty text has one line.
 func (m *Mapper) LineCount() int { return m.pos.LineCount() }

@@ -32,14 +32,14 @@ type Options struct {
 	// which carries the protocol. Nil means no logging.
 	Logger *zap.Logger
 	// Debounce is how long diagnostics wait after the last change of a
-	// document before they are computed; 0 means DefaultDebounce.
+	// document before they are computed. 0, the default, means no wait: an
+	// analysis starts at once, and the changes that come while one of the
+	// document runs wait for it and are analysed together (incremental
+	// analysis makes one edit cheap, see incremental.go).
 	Debounce time.Duration
 	// Version is reported as serverInfo.version.
 	Version string
 }
-
-// DefaultDebounce is the pause after typing before diagnostics are computed.
-const DefaultDebounce = 150 * time.Millisecond
 
 // Serve runs the language server on rwc until the client sends "exit" or
 // closes the connection, and returns the process's exit code: 0 when
@@ -48,9 +48,6 @@ const DefaultDebounce = 150 * time.Millisecond
 func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) int {
 	if opts.Logger == nil {
 		opts.Logger = zap.NewNop()
-	}
-	if opts.Debounce <= 0 {
-		opts.Debounce = DefaultDebounce
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -100,6 +97,10 @@ type Server struct {
 	docs     map[protocol.DocumentURI]*document
 	settings settings // client capabilities and configuration
 	stopping bool     // stop has begun: no analysis starts
+	// epoch counts the configuration changes (and saves, when a
+	// .urlls.json is read again): an analysis is the base of the next
+	// only under the same one.
+	epoch uint64
 
 	// requests in flight, for $/cancelRequest: by idKeyRaw of their id
 	inflightMu sync.Mutex

@@ -1,0 +1,354 @@
+package lsp
+
+import (
+	"bytes"
+	"context"
+	"sort"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/urlls/urlls/analysis/checks"
+	"github.com/urlls/urlls/analysis/scan"
+)
+
+// How an edit is analysed without analysing the whole document again:
+//
+// The analysis of a new version starts from the latest finished analysis of
+// the document (any older version, under the same configuration and
+// language). The two texts differ in one region, found by their common
+// prefix and suffix (so a burst of changes coalesced into one analysis is
+// one region too). In plain text no candidate spans a blank line
+// (scan.ScanPlainTextRange), so the paragraphs around that region are
+// scanned again and their candidates checked again; every candidate before
+// them, and its findings, is kept as it was, and every one after them is
+// kept shifted by the edit's byte delta. The configuration (severities,
+// suppressions, the cut to maxFindings) is applied to the whole document
+// again: suppression regions reach far. Other languages have block
+// constructs that make a far line mean something else (fences, comments,
+// literal blocks), so they are scanned whole; the checks of a candidate
+// whose text and surroundings did not change are still reused, which is
+// where most of the time goes.
+
+// textChange is the one region where two texts differ: old[start:oldEnd]
+// became new[start:newEnd].
+type textChange struct {
+	start, oldEnd, newEnd int
+}
+
+// delta is how far the bytes after the change moved.
+func (c textChange) delta() int { return c.newEnd - c.oldEnd }
+
+// diffTexts returns the region where old and new differ, by their longest
+// common prefix and then the longest common suffix of what is left.
+func diffTexts(old, new []byte) textChange {
+	p := commonPrefix(old, new)
+	s := commonSuffix(old[p:], new[p:])
+	return textChange{start: p, oldEnd: len(old) - s, newEnd: len(new) - s}
+}
+
+// commonPrefix returns the length of the longest common prefix of a and b,
+// comparing blocks with bytes.Equal (which is vectorised) first.
+func commonPrefix(a, b []byte) int {
+	n := min(len(a), len(b))
+	const block = 256
+	i := 0
+	for i+block <= n && bytes.Equal(a[i:i+block], b[i:i+block]) {
+		i += block
+	}
+	for i < n && a[i] == b[i] {
+		i++
+	}
+	return i
+}
+
+// commonSuffix returns the length of the longest common suffix of a and b.
+func commonSuffix(a, b []byte) int {
+	n := min(len(a), len(b))
+	const block = 256
+	i := 0
+	for i+block <= n && bytes.Equal(a[len(a)-i-block:len(a)-i], b[len(b)-i-block:len(b)-i]) {
+		i += block
+	}
+	for i < n && a[len(a)-1-i] == b[len(b)-1-i] {
+		i++
+	}
+	return i
+}
+
+// paragraphStart returns the last paragraph boundary at or before off: the
+// start of a line that follows a blank line ("\n", then only spaces, tabs
+// and carriage returns, then "\n": what ends a wrapper, see
+// scan.ScanPlainTextRange), whose bytes all lie before off, or 0.
+func paragraphStart(text []byte, off int) int {
+	// The boundary's second "\n" is at r < off, so r+1 <= off.
+	for r := off - 1; r > 0; {
+		r = bytes.LastIndexByte(text[:r+1], '\n')
+		if r <= 0 {
+			return 0
+		}
+		q := r - 1
+		for q >= 0 && (text[q] == ' ' || text[q] == '\t' || text[q] == '\r') {
+			q--
+		}
+		if q >= 0 && text[q] == '\n' {
+			return r + 1
+		}
+		r--
+	}
+	return 0
+}
+
+// paragraphEnd returns the first paragraph boundary whose blank line starts
+// at or after off (its first "\n" at q >= off), or len(text).
+func paragraphEnd(text []byte, off int) int {
+	for q := off; q < len(text); {
+		k := bytes.IndexByte(text[q:], '\n')
+		if k < 0 {
+			return len(text)
+		}
+		q += k
+		r := q + 1
+		for r < len(text) && (text[r] == ' ' || text[r] == '\t' || text[r] == '\r') {
+			r++
+		}
+		if r < len(text) && text[r] == '\n' {
+			return r + 1
+		}
+		q++
+	}
+	return len(text)
+}
+
+// checked is the part of an analysis that an edit changes: the candidates
+// and the checks' diagnostics, before the configuration. The diagnostics of
+// candidates[i] are diags[diagStart[i]:diagStart[i+1]]. The candidates are
+// set first (the features but code actions need no more, see
+// snapshot.scanned), the diagnostics after.
+type checked struct {
+	candidates []scan.Candidate
+	diags      []checks.Diagnostic
+	diagStart  []int // len(candidates)+1 entries; nil when diags had to be sorted
+}
+
+// diagsOf returns the diagnostics of candidate i.
+func (c *checked) diagsOf(i int) []checks.Diagnostic {
+	return c.diags[c.diagStart[i]:c.diagStart[i+1]]
+}
+
+// checkCandidates checks cands, candidates of text, as
+// checks.Options.CheckCandidatesContext does, taking the diagnostics of
+// candidate i from reuse when it has them. It returns the diagnostics and
+// where each candidate's start (checked.diagStart).
+func checkCandidates(ctx context.Context, opts checks.Options, text []byte, cands []scan.Candidate, reuse func(i int) ([]checks.Diagnostic, bool)) ([]checks.Diagnostic, []int, error) {
+	var diags []checks.Diagnostic
+	diagStart := make([]int, 1, len(cands)+1)
+	for i, c := range cands {
+		if i%64 == 0 && ctx.Err() != nil {
+			return nil, nil, ctx.Err()
+		}
+		if ds, ok := reuse(i); ok {
+			diags = append(diags, ds...)
+		} else {
+			diags = append(diags, opts.CheckURL(text, c)...)
+		}
+		diagStart = append(diagStart, len(diags))
+	}
+	// As CheckCandidatesContext: only a tokenizer that broke its promise
+	// of ordered, disjoint candidates needs this.
+	if !sort.SliceIsSorted(diags, func(i, j int) bool { return diags[i].Start < diags[j].Start }) {
+		sort.SliceStable(diags, func(i, j int) bool { return diags[i].Start < diags[j].Start })
+		diagStart = nil
+	}
+	return diags, diagStart, nil
+}
+
+func noReuse(int) ([]checks.Diagnostic, bool) { return nil, false }
+
+// rescanPlainText returns the candidates of text, a plain-text document
+// (scan.PlainText), from those of base, the analysis of an older text
+// under the same options that ch made text of, re-scanning only the paragraphs the change
+// touches, and which diagnostics of base they keep (for checkCandidates).
+func rescanPlainText(base *analysis, text []byte, ch textChange) ([]scan.Candidate, func(i int) ([]checks.Diagnostic, bool)) {
+	// The boundaries lie in the unchanged text: before the change in both
+	// texts, and after it (moved by delta).
+	p0 := paragraphStart(text, ch.start)
+	p1 := paragraphEnd(text, ch.newEnd)
+	p1old := p1 - ch.delta()
+	window := scan.ScanPlainTextRange(text, p0, p1)
+	// No candidate spans a boundary.
+	old := base.candidates
+	c0 := sort.Search(len(old), func(i int) bool { return old[i].Start >= p0 })
+	c1 := sort.Search(len(old), func(i int) bool { return old[i].Start >= p1old })
+	cands := make([]scan.Candidate, 0, c0+len(window)+len(old)-c1)
+	cands = append(cands, old[:c0]...)
+	cands = append(cands, window...)
+	cands = append(cands, shiftCandidates(old[c1:], ch.delta())...)
+	after := c0 + len(window) // the first candidate after the window
+	// In the window, the candidates the edit did not touch (all but one
+	// of 40k URLs on one line) keep their diagnostics too.
+	inWindow := reuseUnchanged(base, ch, cands)
+	return cands, func(i int) ([]checks.Diagnostic, bool) {
+		switch {
+		case i < c0:
+			return base.diagsOf(i), true
+		case i >= after:
+			return shiftDiagnostics(base.diagsOf(i-after+c1), ch.delta()), true
+		}
+		return inWindow(i)
+	}
+}
+
+// reuseUnchanged says which diagnostics of base, the analysis of an older
+// text under the same options, cands, the candidates of the text that
+// change made from base's, keep (for
+// checkCandidates, which asks in order): those of the candidates that base
+// has checked with the same text around them, since a candidate's findings
+// depend on its fields and on the document bytes from just before its
+// start to its end (checks.CheckURL reads no others).
+func reuseUnchanged(base *analysis, ch textChange, cands []scan.Candidate) func(i int) ([]checks.Diagnostic, bool) {
+	bi := 0 // the next candidate of base to look at
+	return func(i int) ([]checks.Diagnostic, bool) {
+		c := cands[i]
+		// The same candidate in base: before the change, or after it
+		// (moved by delta), with every byte it depends on unchanged.
+		oldStart, shift := c.Start, 0
+		switch {
+		case c.End <= ch.start:
+		case c.Start-1 >= ch.newEnd:
+			oldStart, shift = c.Start-ch.delta(), ch.delta()
+		default:
+			return nil, false
+		}
+		for bi < len(base.candidates) && base.candidates[bi].Start < oldStart {
+			bi++
+		}
+		if bi == len(base.candidates) || !sameCandidate(base.candidates[bi], c, shift) {
+			return nil, false
+		}
+		return shiftDiagnostics(base.diagsOf(bi), shift), true
+	}
+}
+
+// sameCandidate reports whether b is a moved by shift bytes.
+func sameCandidate(a, b scan.Candidate, shift int) bool {
+	if a.Start+shift != b.Start || a.End+shift != b.End || a.Text != b.Text || a.Context != b.Context ||
+		a.Relative != b.Relative || a.Unrendered != b.Unrendered || len(a.Offsets) != len(b.Offsets) {
+		return false
+	}
+	for i, o := range a.Offsets {
+		if o+shift != b.Offsets[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// shiftCandidates returns cands moved by delta bytes; Text is shared.
+func shiftCandidates(cands []scan.Candidate, delta int) []scan.Candidate {
+	out := make([]scan.Candidate, len(cands))
+	copy(out, cands)
+	if delta == 0 {
+		return out
+	}
+	for i := range out {
+		c := &out[i]
+		c.Start += delta
+		c.End += delta
+		if c.Offsets != nil {
+			offs := make([]int, len(c.Offsets))
+			for k, o := range c.Offsets {
+				offs[k] = o + delta
+			}
+			c.Offsets = offs
+		}
+	}
+	return out
+}
+
+// shiftDiagnostics returns diags moved by delta bytes, their fixes too.
+func shiftDiagnostics(diags []checks.Diagnostic, delta int) []checks.Diagnostic {
+	out := make([]checks.Diagnostic, len(diags))
+	copy(out, diags)
+	if delta == 0 {
+		return out
+	}
+	for i := range out {
+		d := &out[i]
+		d.Start += delta
+		d.End += delta
+		if d.SuggestedFixes == nil {
+			continue
+		}
+		fixes := make([]checks.SuggestedFix, len(d.SuggestedFixes))
+		for k, f := range d.SuggestedFixes {
+			edits := make([]checks.TextEdit, len(f.Edits))
+			for e, te := range f.Edits {
+				edits[e] = checks.TextEdit{Start: te.Start + delta, End: te.End + delta, NewText: te.NewText}
+			}
+			fixes[k] = checks.SuggestedFix{Message: f.Message, Edits: edits}
+		}
+		d.SuggestedFixes = fixes
+	}
+	return out
+}
+
+// hoverAnalysis returns what a hover at pos needs of the document u: the
+// analysis of its current version once that has its candidates, or, while
+// it has not, one made at once from the analysis of the version before, when
+// that is plain text and one edit made this version: the candidate under
+// the cursor, kept or moved by the edit, or the paragraphs it touched,
+// scanned again (rescanPlainText's reasoning). So a hover right after an
+// edit costs about what an idle one does.
+func (s *Server) hoverAnalysis(ctx context.Context, u protocol.DocumentURI, pos protocol.Position) (*analysis, error) {
+	s.mu.Lock()
+	var snap, prev *snapshot
+	if d, ok := s.docs[u]; ok {
+		snap, prev = d.snap, d.snap.prev
+		s.startLocked(d, snap)
+	}
+	s.mu.Unlock()
+	ready := false
+	if prev != nil {
+		select {
+		case <-snap.scanned:
+			ready = true // answer from it
+		default:
+		}
+	}
+	if prev != nil && !ready {
+		select {
+		case <-prev.scanned:
+			if pa := prev.partial; pa != nil && pa.plain && (snap.change.start >= scan.SniffLimit || scan.PlainText(snap.text, pa.lang)) {
+				m := snap.lines.get()
+				a := &analysis{gen: snap.gen, version: snap.version, text: snap.text, mapper: m, lang: pa.lang,
+					plain: true, epoch: pa.epoch, opts: pa.opts}
+				a.candidates = candidatesNear(pa, snap.text, snap.change, m.PositionOffset(pos))
+				return a, nil
+			}
+		default:
+		}
+	}
+	return s.current(ctx, u, false)
+}
+
+// candidatesNear returns the candidates of text, a plain-text document
+// that change made from base's text, that may hold offset off: base's
+// candidate there, moved by the edit, or those of the paragraphs the edit
+// touched, when off is in them.
+func candidatesNear(base *analysis, text []byte, change textChange, off int) []scan.Candidate {
+	p0 := paragraphStart(text, change.start)
+	p1 := paragraphEnd(text, change.newEnd)
+	switch {
+	case off < p0:
+		if c, ok := candidateAt(base, off); ok {
+			return []scan.Candidate{c}
+		}
+	case off >= p1:
+		if c, ok := candidateAt(base, off-change.delta()); ok {
+			return shiftCandidates([]scan.Candidate{c}, change.delta())
+		}
+	default:
+		return scan.ScanPlainTextRange(text, p0, p1)
+	}
+	return nil
+}

@@ -1,0 +1,322 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"go.lsp.dev/protocol"
+	"go.uber.org/zap"
+)
+
+// The benchmarks of issue 12: what a keystroke costs the server on a big
+// document, measured through its Go API as a client would see it (the
+// publication encoded as JSON, as the wire would). Run them side by side,
+// in one run, and compare the ratios (absolute times vary with the load):
+//
+//	go test ./lsp -run '^$' -bench 'EditToDiagnostics|FullAnalysis|Hover|Pathological|MemoryPerDocument' -benchtime 200x
+
+// ordinaryDocument returns about size bytes of prose with a URL per line
+// (one in ten with findings) and a blank line every eight lines: 1.14 MB
+// holds about 10k URLs.
+func ordinaryDocument(size int) []byte {
+	var b strings.Builder
+	for i := 0; b.Len() < size; i++ {
+		u := fmt.Sprintf("https://example.com/docs/section-%d/page.html?id=%d", i%97, i)
+		if i%10 == 0 {
+			u = fmt.Sprintf("http://example.org/a%%zz/~user/%d", i)
+		}
+		fmt.Fprintf(&b, "Line %d of the document talks about things and links to %s for more.\n", i, u)
+		if i%8 == 7 {
+			b.WriteString("\n")
+		}
+	}
+	return []byte(b.String()[:size])
+}
+
+// publishWaiter is a client that encodes each publication and lets a
+// benchmark wait for the one of a version.
+type publishWaiter struct {
+	protocol.Client
+	mu      sync.Mutex
+	cond    *sync.Cond
+	version map[protocol.DocumentURI]int32
+}
+
+func newPublishWaiter() *publishWaiter {
+	w := &publishWaiter{version: map[protocol.DocumentURI]int32{}}
+	w.cond = sync.NewCond(&w.mu)
+	return w
+}
+
+func (w *publishWaiter) PublishDiagnostics(_ context.Context, p *protocol.PublishDiagnosticsParams) error {
+	_ = json.NewEncoder(io.Discard).Encode(p)
+	w.mu.Lock()
+	w.version[p.URI] = int32(p.Version)
+	w.mu.Unlock()
+	w.cond.Broadcast()
+	return nil
+}
+
+func (w *publishWaiter) ShowMessage(context.Context, *protocol.ShowMessageParams) error { return nil }
+
+// wait returns when version v of u (or a newer one) has been published.
+func (w *publishWaiter) wait(u protocol.DocumentURI, v int32) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for w.version[u] < v {
+		w.cond.Wait()
+	}
+}
+
+// benchDocument is one open document of a benchmark server.
+type benchDocument struct {
+	s       *Server
+	w       *publishWaiter
+	uri     protocol.DocumentURI
+	version int32
+	text    []byte
+}
+
+// openBench opens text in a new server (no debounce) and waits for its
+// diagnostics.
+func openBench(b testing.TB, uri, lang string, text []byte) *benchDocument {
+	w := newPublishWaiter()
+	s := newServer(w, Options{Logger: zap.NewNop()})
+	d := &benchDocument{s: s, w: w, uri: protocol.DocumentURI(uri), version: 1, text: text}
+	if err := s.DidOpen(context.Background(), &protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{
+		URI: d.uri, LanguageID: protocol.LanguageIdentifier(lang), Version: 1, Text: string(text)}}); err != nil {
+		b.Fatal(err)
+	}
+	w.wait(d.uri, 1)
+	return d
+}
+
+// edit types one character at line, or deletes the one typed last, so
+// that the document stays the same size.
+func (d *benchDocument) edit(b testing.TB, line uint32) {
+	d.version++
+	ch := changeEvent{Range: &protocol.Range{Start: protocol.Position{Line: line}, End: protocol.Position{Line: line}}, Text: "x"}
+	if d.version%2 == 1 {
+		ch = changeEvent{Range: &protocol.Range{Start: protocol.Position{Line: line}, End: protocol.Position{Line: line, Character: 1}}}
+	}
+	err := d.s.didChange(didChangeParams{TextDocument: protocol.VersionedTextDocumentIdentifier{
+		TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: d.uri}, Version: d.version}, ContentChanges: []changeEvent{ch}})
+	if err != nil {
+		b.Fatal(err)
+	}
+}
+
+// reportPercentiles reports the median and the 99th percentile of took.
+func reportPercentiles(b *testing.B, took []time.Duration) {
+	if len(took) == 0 {
+		return
+	}
+	slices.Sort(took)
+	b.ReportMetric(float64(took[len(took)/2].Microseconds())/1000, "p50-ms")
+	b.ReportMetric(float64(took[min(len(took)-1, len(took)*99/100)].Microseconds())/1000, "p99-ms")
+}
+
+var benchLanguages = []struct{ name, uri, lang string }{
+	{"plaintext", "file:///bench/doc.txt", "plaintext"},
+	{"markdown", "file:///bench/doc.md", "markdown"},
+}
+
+// BenchmarkEditToDiagnostics: a one-character edit in the middle of a
+// 1.14 MB document with 10k URLs, to the publication of its version.
+func BenchmarkEditToDiagnostics(b *testing.B) {
+	for _, l := range benchLanguages {
+		b.Run(l.name, func(b *testing.B) {
+			d := openBench(b, l.uri, l.lang, ordinaryDocument(1_140_000))
+			defer d.s.stop()
+			var took []time.Duration
+			for b.Loop() {
+				began := time.Now()
+				d.edit(b, 5000)
+				d.w.wait(d.uri, d.version)
+				took = append(took, time.Since(began))
+			}
+			reportPercentiles(b, took)
+		})
+	}
+}
+
+// BenchmarkFullAnalysis: the analysis of the same document from scratch and
+// the diagnostics of its publication, what every edit cost before.
+func BenchmarkFullAnalysis(b *testing.B) {
+	text := ordinaryDocument(1_140_000)
+	for _, l := range benchLanguages {
+		b.Run(l.name, func(b *testing.B) {
+			s := newServer(nopClient{}, Options{Logger: zap.NewNop(), Debounce: time.Hour})
+			var took []time.Duration
+			for b.Loop() {
+				began := time.Now()
+				snap := newSnapshot(protocol.DocumentURI(l.uri), l.lang, 1, 1, text, nil)
+				a, err := s.analyze(snap.ctx, snap, nil)
+				if err != nil {
+					b.Fatal(err)
+				}
+				_ = json.NewEncoder(io.Discard).Encode(s.diagnostics(a, settings{codeDescription: true}))
+				took = append(took, time.Since(began))
+			}
+			reportPercentiles(b, took)
+		})
+	}
+}
+
+// hoverAt hovers over the URL of line 7000 (far from the edits).
+func (d *benchDocument) hover(b testing.TB) {
+	h, err := d.s.Hover(context.Background(), &protocol.HoverParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{
+		TextDocument: protocol.TextDocumentIdentifier{URI: d.uri}, Position: protocol.Position{Line: 7000, Character: 70}}})
+	if err != nil || h == nil {
+		b.Fatal("no hover", err)
+	}
+}
+
+// BenchmarkHoverAfterEdit: a hover sent right after a one-character edit,
+// before that version's diagnostics.
+func BenchmarkHoverAfterEdit(b *testing.B) {
+	for _, l := range benchLanguages {
+		b.Run(l.name, func(b *testing.B) {
+			d := openBench(b, l.uri, l.lang, ordinaryDocument(1_140_000))
+			defer d.s.stop()
+			var took []time.Duration
+			for b.Loop() {
+				d.edit(b, 5000)
+				began := time.Now()
+				d.hover(b)
+				took = append(took, time.Since(began))
+				b.StopTimer()
+				d.w.wait(d.uri, d.version)
+				b.StartTimer()
+			}
+			reportPercentiles(b, took)
+		})
+	}
+}
+
+// BenchmarkHoverIdle: the same hover on a document whose analysis is done.
+func BenchmarkHoverIdle(b *testing.B) {
+	for _, l := range benchLanguages {
+		b.Run(l.name, func(b *testing.B) {
+			d := openBench(b, l.uri, l.lang, ordinaryDocument(1_140_000))
+			defer d.s.stop()
+			var took []time.Duration
+			for b.Loop() {
+				began := time.Now()
+				d.hover(b)
+				took = append(took, time.Since(began))
+			}
+			reportPercentiles(b, took)
+		})
+	}
+}
+
+// BenchmarkPathological: documents that once cost the server more than
+// linear time (a line of 100k "%", 40k URLs on one line) beside ordinary
+// text of the same size: opening each (to its diagnostics), what the
+// server adds to the checks (line table, diagnostics, JSON) and a
+// one-character edit at its start (to its diagnostics).
+func BenchmarkPathological(b *testing.B) {
+	docs := []struct {
+		name string
+		text []byte
+	}{
+		{"percents", []byte("http://x.org/" + strings.Repeat("%", 100_000) + "\n")},
+		{"urls-one-line", []byte(strings.Repeat("http://x.org/a%zz ", 40_000) + "\n")},
+	}
+	for _, doc := range docs {
+		for _, kind := range []string{doc.name, "ordinary-" + doc.name} {
+			text := doc.text
+			if kind != doc.name {
+				text = ordinaryDocument(len(doc.text))
+			}
+			b.Run("open/"+kind, func(b *testing.B) {
+				b.SetBytes(int64(len(text)))
+				var took []time.Duration
+				for b.Loop() {
+					began := time.Now()
+					d := openBench(b, "file:///bench/doc.txt", "plaintext", text)
+					took = append(took, time.Since(began))
+					b.StopTimer()
+					d.s.stop()
+					b.StartTimer()
+				}
+				reportPercentiles(b, took)
+			})
+			b.Run("server/"+kind, func(b *testing.B) {
+				// What the server adds to the analysis of the version: its
+				// line table, the diagnostics and their JSON.
+				s := newServer(nopClient{}, Options{Logger: zap.NewNop(), Debounce: time.Hour})
+				snap := newSnapshot("file:///bench/doc.txt", "plaintext", 1, 1, text, nil)
+				a, err := s.analyze(snap.ctx, snap, nil)
+				if err != nil {
+					b.Fatal(err)
+				}
+				var took []time.Duration
+				for b.Loop() {
+					began := time.Now()
+					a.mapper = NewMapper(text)
+					_ = json.NewEncoder(io.Discard).Encode(s.diagnostics(a, settings{codeDescription: true}))
+					took = append(took, time.Since(began))
+				}
+				reportPercentiles(b, took)
+			})
+			b.Run("edit/"+kind, func(b *testing.B) {
+				d := openBench(b, "file:///bench/doc.txt", "plaintext", text)
+				defer d.s.stop()
+				var took []time.Duration
+				for b.Loop() {
+					began := time.Now()
+					d.edit(b, 0)
+					d.w.wait(d.uri, d.version)
+					took = append(took, time.Since(began))
+				}
+				reportPercentiles(b, took)
+			})
+		}
+	}
+}
+
+// BenchmarkMemoryPerDocument reports the heap in use per open 1.14 MB
+// document (10k URLs) after an edit of each: the heap after opening n of
+// them, less the heap before, over n.
+func BenchmarkMemoryPerDocument(b *testing.B) {
+	const n = 8
+	text := ordinaryDocument(1_140_000)
+	for _, l := range benchLanguages {
+		b.Run(l.name, func(b *testing.B) {
+			for b.Loop() {
+				var before, after runtime.MemStats
+				runtime.GC()
+				runtime.ReadMemStats(&before)
+				w := newPublishWaiter()
+				s := newServer(w, Options{Logger: zap.NewNop()})
+				var docs []*benchDocument
+				for i := range n {
+					d := &benchDocument{s: s, w: w, uri: protocol.DocumentURI(fmt.Sprintf("file:///bench/%d/%s", i, l.uri[len("file:///bench/"):])), version: 1}
+					if err := s.DidOpen(context.Background(), &protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{
+						URI: d.uri, LanguageID: protocol.LanguageIdentifier(l.lang), Version: 1, Text: string(text)}}); err != nil {
+						b.Fatal(err)
+					}
+					w.wait(d.uri, 1)
+					d.edit(b, 5000)
+					w.wait(d.uri, d.version)
+					docs = append(docs, d)
+				}
+				runtime.GC()
+				runtime.ReadMemStats(&after)
+				b.ReportMetric(float64(after.HeapInuse-before.HeapInuse)/n/(1<<20), "MB/doc")
+				runtime.KeepAlive(docs)
+				s.stop()
+			}
+		})
+	}
+}

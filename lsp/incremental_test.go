@@ -1,0 +1,204 @@
+package lsp
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"go.lsp.dev/protocol"
+	"go.uber.org/zap"
+)
+
+// incrementalLanguages are the languages the differential tests edit: every
+// tokenizer, and plain text that reads as AsciiDoc.
+var incrementalLanguages = []struct{ name, uri, lang string }{
+	{"plaintext", "file:///d/doc.txt", "plaintext"},
+	{"markdown", "file:///d/doc.md", "markdown"},
+	{"html", "file:///d/doc.html", "html"},
+	{"go", "file:///d/doc.go", "go"},
+	{"python", "file:///d/doc.py", "python"},
+	{"rst", "file:///d/doc.rst", "restructuredtext"},
+	{"asciidoc", "file:///d/doc.adoc", "asciidoc"},
+	{"unknown language", "file:///d/doc.xyz", "xyz"},
+}
+
+// incrementalPieces are what the random documents and edits are made of:
+// URLs good and bad, every wrapper, blank lines in every line ending,
+// and the block constructs and suppression comments that make a far line
+// mean something else.
+var incrementalPieces = []string{
+	"http://a.org/x ", "https://b.org/%zz ", "ftp://c.org/~u;type=b ", "http://x.org:99999/ ", "mailto:a@b.org ",
+	"<URL:http://w.org/a\n  b/c>", "<URL:", "<http://a.org/", ">", "<", "\n", "\n\n", "\r\n", "\r\n\r\n", "\r", " \n \n", "  ",
+	"word ", "x", "%", "\"", "'", "(", ")", "[", "]", "`", "```\n", "~~~\n", "    ", "\t",
+	"<!--", "-->", "<!-- urlls-disable -->", "<!-- urlls-enable -->", "# urlls-disable-next-line\n", "// urlls-disable-line ",
+	"/*", "*/", "//", "#", "<pre>", "</pre>", "<a href=\"http://h.org/%zz\">", "</a>",
+	"[t](http://l.org/a b)", "[r]: http://ref.org/%41\n", ".. _t: http://rst.org/%zz\n", "::\n\n", "----\n", "....\n",
+	"link:http://adoc.org/%zz[x] ", ":attr: http://attr.org/\n", "[source]\n", "= Title\n",
+	"\"http://s.org/%zz\" ", "{{ .X }}", "é", "😀",
+}
+
+func randomPiece(r *rand.Rand) string {
+	return incrementalPieces[r.IntN(len(incrementalPieces))]
+}
+
+func randomText(r *rand.Rand, n int) string {
+	var b strings.Builder
+	for range n {
+		b.WriteString(randomPiece(r))
+	}
+	return b.String()
+}
+
+// analyzeFrom analyses text as version v of the document, incrementally
+// from base when base is not nil.
+func analyzeFrom(t testing.TB, s *Server, uri, lang string, v int32, text []byte, base *analysis) *analysis {
+	t.Helper()
+	snap := newSnapshot(protocol.DocumentURI(uri), lang, v, uint64(v), text, nil)
+	a, err := s.analyze(context.Background(), snap, base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+// published is what the client gets of an analysis: the diagnostics as
+// published, the document links and the candidates behind hovers and
+// tokens.
+func published(t testing.TB, s *Server, a *analysis) string {
+	t.Helper()
+	diags := s.diagnostics(a, settings{codeDescription: true})
+	var b strings.Builder
+	for _, d := range diags {
+		fmt.Fprintf(&b, "%s %v %s %q %v\n", fmtRange(d.Range), d.Severity, d.Code, d.Message, d.Data)
+	}
+	for _, c := range a.candidates {
+		fmt.Fprintf(&b, "url %d-%d %q %v %v %v %v\n", c.Start, c.End, c.Text, c.Offsets, c.Context, c.Relative, c.Unrendered)
+	}
+	fmt.Fprintf(&b, "findings %d\n", len(a.findings))
+	return b.String()
+}
+
+// checkIncremental applies edits one by one, analysing each version both
+// incrementally, from the previous incremental analysis, and from scratch,
+// and fails when what the client would get differs.
+func checkIncremental(t testing.TB, s *Server, uri, lang string, text string, edits func(i int, text string) (string, bool)) {
+	t.Helper()
+	base := analyzeFrom(t, s, uri, lang, 1, []byte(text), nil)
+	for i := 0; ; i++ {
+		next, ok := edits(i, text)
+		if !ok {
+			return
+		}
+		v := int32(i + 2)
+		inc := analyzeFrom(t, s, uri, lang, v, []byte(next), base)
+		full := analyzeFrom(t, s, uri, lang, v, []byte(next), nil)
+		if d := cmp.Diff(published(t, s, full), published(t, s, inc)); d != "" {
+			t.Fatalf("edit %d of %q\nto %q:\nincremental differs from a full analysis (-full +incremental):\n%s", i, text, next, d)
+		}
+		if base.plain && full.plain {
+			// A hover right after the edit (hoverAnalysis) finds the
+			// candidate that the full analysis has at every offset.
+			ch := diffTexts([]byte(text), []byte(next))
+			for off := 0; off <= len(next); off++ {
+				near := &analysis{checked: checked{candidates: candidatesNear(base, []byte(next), ch, off)}}
+				got, gok := candidateAt(near, off)
+				want, wok := candidateAt(full, off)
+				if gok != wok || fmt.Sprint(got) != fmt.Sprint(want) {
+					t.Fatalf("edit %d of %q\nto %q: the candidate near %d is %v %+v, want %v %+v", i, text, next, off, gok, got, wok, want)
+				}
+			}
+		}
+		text, base = next, inc
+	}
+}
+
+// randomEdit replaces a random span of text (up to 12 bytes) by up to three
+// pieces; a few edits change far more.
+func randomEdit(r *rand.Rand, text string) string {
+	start := r.IntN(len(text) + 1)
+	end := min(len(text), start+r.IntN(13))
+	if r.IntN(20) == 0 {
+		end = min(len(text), start+r.IntN(400))
+	}
+	return text[:start] + randomText(r, r.IntN(4)) + text[end:]
+}
+
+// TestIncrementalMatchesFull: for every language, random edit sequences on
+// random documents give, after every edit, the same diagnostics,
+// candidates and findings incrementally as from scratch.
+func TestIncrementalMatchesFull(t *testing.T) {
+	s := newServer(nopClient{}, Options{Logger: zap.NewNop(), Debounce: time.Hour})
+	docs, steps := 40, 40
+	if testing.Short() {
+		docs, steps = 8, 20
+	}
+	for _, l := range incrementalLanguages {
+		t.Run(l.name, func(t *testing.T) {
+			for seed := range uint64(docs) {
+				r := rand.New(rand.NewPCG(seed, 12))
+				text := randomText(r, 20+r.IntN(120))
+				checkIncremental(t, s, l.uri, l.lang, text, func(i int, text string) (string, bool) {
+					return randomEdit(r, text), i < steps
+				})
+			}
+		})
+	}
+}
+
+// TestIncrementalCases are the edits that make a far line mean something
+// else, one by one.
+func TestIncrementalCases(t *testing.T) {
+	s := newServer(nopClient{}, Options{Logger: zap.NewNop(), Debounce: time.Hour})
+	para := "see http://a.org/%zz and http://b.org/~x\n\n"
+	cases := []struct {
+		name, before, after string
+	}{
+		{"wrapper opened across a blank line", para + "<URL:http://w.org/\n" + para, para + "<URL:http://w.org/\nx>" + para},
+		{"wrapper closed", para + "<URL:http://w.org/a\n  b" + para, para + "<URL:http://w.org/a\n  b>" + para},
+		{"blank line removed", para + "<URL:http://w.org/a\n\nb>\n" + para, para + "<URL:http://w.org/a\nb>\n" + para},
+		{"blank line of spaces", para + "<URL:http://w.org/a\n \t\nb>\n", para + "<URL:http://w.org/a\n \tx\nb>\n"},
+		{"crlf blank line", "<URL:http://w.org/a\r\n\r\nb>\r\n", "<URL:http://w.org/a\r\nx\r\nb>\r\n"},
+		{"cr line breaks", "<URL:http://w.org/a\r\rb>\r", "<URL:http://w.org/a\rx\rb>\r"},
+		{"suppression region opened", "# urlls-disable\n\n" + para + para, "# urlls-enable\n\n" + para + para},
+		{"asciidoc by sniffing", para + "link:http://a.org/%zz[a]\n:x: y\n[source]\n----\nhttp://c.org/%zz\n----\n", "x" + para + "link:http://a.org/%zz[a]\n:x: y\n[source]\n----\nhttp://c.org/%zz\n----\n"},
+		{"fence opened", para + "x\n\n" + para, para + "```\n\n" + para},
+		{"html comment opened", para + "x\n\n" + para, para + "<!--\n\n" + para},
+		{"empty document", "", para},
+		{"to empty", para, ""},
+	}
+	for _, l := range incrementalLanguages {
+		for _, tc := range cases {
+			t.Run(l.name+"/"+tc.name, func(t *testing.T) {
+				steps := []string{tc.after, tc.before, tc.after + tc.after}
+				checkIncremental(t, s, l.uri, l.lang, tc.before, func(i int, _ string) (string, bool) {
+					if i >= len(steps) {
+						return "", false
+					}
+					return steps[i], true
+				})
+			})
+		}
+	}
+}
+
+// FuzzIncremental edits a document and compares the incremental analysis
+// of the edited text with a full one, in the language the first byte
+// picks.
+func FuzzIncremental(f *testing.F) {
+	f.Add(byte(0), "see http://a.org/%zz\n\n<URL:http://w.org/\n\nx>\n", uint16(20), uint16(2), "y\n")
+	f.Add(byte(1), "```\nhttp://a.org/%zz\n```\n\nhttp://b.org/%zz\n", uint16(0), uint16(0), "x")
+	f.Add(byte(2), "<!-- x -->\n<a href=\"http://a.org/%zz\">\n", uint16(4), uint16(3), "\n\n")
+	f.Add(byte(5), "a\n\n::\n\n  http://a.org/%zz\n", uint16(3), uint16(2), "b")
+	s := newServer(nopClient{}, Options{Logger: zap.NewNop(), Debounce: time.Hour})
+	f.Fuzz(func(t *testing.T, which byte, text string, at, del uint16, insert string) {
+		l := incrementalLanguages[int(which)%len(incrementalLanguages)]
+		start := min(int(at), len(text))
+		end := min(len(text), start+int(del))
+		next := text[:start] + insert + text[end:]
+		checkIncremental(t, s, l.uri, l.lang, text, func(i int, _ string) (string, bool) { return next, i == 0 })
+	})
+}
