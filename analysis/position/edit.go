@@ -2,7 +2,6 @@ package position
 
 import (
 	"sort"
-	"unicode/utf8"
 )
 
 // Edit returns the Mapper of text, which is m's text with the bytes
@@ -37,38 +36,7 @@ func (m *Mapper) Edit(text []byte, start, oldEnd, newEnd int) *Mapper {
 	out.cps = make([]checkpoint, 0, len(m.cps)+(newEnd-start)/checkpointGap+2)
 	out.cps = append(out.cps, m.cps[:k]...)
 	out.cps = append(out.cps, checkpoint{off: rs, ascii: true})
-	cur := len(out.cps) - 1
-	var u16, runes int
-	for i := rs; i < stop; {
-		if i-out.cps[cur].off >= checkpointGap {
-			out.cps = append(out.cps, checkpoint{off: i, utf16: uint32(u16), runes: uint32(runes), ascii: true})
-			cur = len(out.cps) - 1
-		}
-		b := text[i]
-		switch {
-		case b == '\n':
-			i++
-			out.lines = append(out.lines, i)
-			u16, runes = 0, 0
-		case b == '\r':
-			i++
-			if i < len(text) && text[i] == '\n' {
-				i++
-			}
-			out.lines = append(out.lines, i)
-			u16, runes = 0, 0
-		case b < utf8.RuneSelf:
-			i++
-			u16++
-			runes++
-		default:
-			out.cps[cur].ascii = false
-			r, size := utf8.DecodeRune(text[i:])
-			i += size
-			u16 += utf16Len(r)
-			runes++
-		}
-	}
+	out.index(text, rs, stop)
 	if resync == len(m.lines) {
 		return out
 	}

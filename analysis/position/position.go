@@ -53,12 +53,21 @@ func New(text []byte) *Mapper {
 	m := &Mapper{text: text, lines: make([]int, 1, 1+len(text)/40)}
 	m.cps = make([]checkpoint, 1, 1+len(text)/checkpointGap)
 	m.cps[0] = checkpoint{ascii: true}
-	cur := &m.cps[0]
+	m.index(text, 0, len(text))
+	return m
+}
+
+// index reads text[from:stop], where from starts a line and m's last
+// checkpoint is at from: it appends the start of every line that begins
+// in (from, stop] to m.lines, and a checkpoint every checkpointGap bytes,
+// clearing the ASCII flag of a stretch that holds a non-ASCII byte.
+func (m *Mapper) index(text []byte, from, stop int) {
+	cur := len(m.cps) - 1
 	var u16, runes int // columns at i, counted from the start of the line
-	for i := 0; i < len(text); {
-		if i-cur.off >= checkpointGap {
+	for i := from; i < stop; {
+		if i-m.cps[cur].off >= checkpointGap {
 			m.cps = append(m.cps, checkpoint{off: i, utf16: uint32(u16), runes: uint32(runes), ascii: true})
-			cur = &m.cps[len(m.cps)-1]
+			cur = len(m.cps) - 1
 		}
 		b := text[i]
 		switch {
@@ -78,14 +87,13 @@ func New(text []byte) *Mapper {
 			u16++
 			runes++
 		default:
-			cur.ascii = false
+			m.cps[cur].ascii = false
 			r, size := utf8.DecodeRune(text[i:])
 			i += size
 			u16 += utf16Len(r)
 			runes++
 		}
 	}
-	return m
 }
 
 // Position is where a byte offset is: its line and its column counted in
