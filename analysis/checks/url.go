@@ -28,14 +28,21 @@ func CheckURL(doc []byte, c scan.Candidate) []Diagnostic {
 
 // CheckURL is CheckURL under o.
 func (o Options) CheckURL(doc []byte, c scan.Candidate) []Diagnostic {
-	rd := readingOf(doc, &c)
+	return o.checkURL(doc, &c, nil)
+}
+
+// checkURL is CheckURL, taking the findings of c's text from memo when
+// another candidate of the document with the same text, read the same way,
+// was checked before (memo may be nil).
+func (o Options) checkURL(doc []byte, c *scan.Candidate, memo *urlMemo) []Diagnostic {
+	rd := readingOf(doc, c)
 	rd.profile = o.Grammar
 	rd.user = parser.UserRule(o.Schemes, c.Text)
-	fs := check(c.Text, rd)
+	fs := memo.check(c.Text, rd)
 	if len(fs) == 0 {
 		return nil
 	}
-	m := newDocMap(doc, &c)
+	m := newDocMap(doc, c)
 	out := make([]Diagnostic, 0, len(fs))
 	for _, f := range fs {
 		if c.Unrendered && f.code == codeUnsafeChar {
@@ -147,11 +154,12 @@ func CheckCandidatesContext(ctx context.Context, doc []byte, cands []scan.Candid
 // CheckCandidatesContext is CheckCandidatesContext under o.
 func (o Options) CheckCandidatesContext(ctx context.Context, doc []byte, cands []scan.Candidate) ([]Diagnostic, error) {
 	var out []Diagnostic
-	for i, c := range cands {
+	var memo urlMemo
+	for i := range cands {
 		if i%64 == 0 && ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		ds := o.CheckURL(doc, c)
+		ds := o.checkURL(doc, &cands[i], &memo)
 		if len(out)+len(ds) > cap(out) && len(out) >= 256 {
 			// Double, as analyzer.add does: 40k findings on one line.
 			out = slices.Grow(out, len(out)+len(ds))
@@ -164,6 +172,52 @@ func (o Options) CheckCandidatesContext(ctx context.Context, doc []byte, cands [
 		sort.SliceStable(out, func(i, j int) bool { return out[i].Start < out[j].Start })
 	}
 	return out, nil
+}
+
+// urlMemo remembers the findings of check for the URLs of one document:
+// documents repeat URLs (badges, navigation links, the same link on every
+// line of a table), and each repetition would cost the parse and the
+// verification of its fixes again. check is a function of the text and its
+// reading alone (readingOf gathers everything about the candidate and the
+// document that the checks read: whether a relative reference is a URL
+// there, the "<" before a link destination, the grammar and the user's
+// rule), so a finding remembered is the finding check would make; what
+// depends on where the URL stands (its document offsets, a Markdown
+// destination that does not render) is worked out for each occurrence
+// from the findings in text coordinates, which nobody changes. The memo
+// holds at most maxMemo URLs, starting afresh when full, so that a document
+// of a million different URLs does not keep them all twice.
+type urlMemo struct {
+	m map[memoKey][]finding
+}
+
+// memoKey is every input of check.
+type memoKey struct {
+	text string
+	rd   reading
+}
+
+// maxMemo bounds the URLs a urlMemo holds.
+const maxMemo = 4096
+
+// check returns check(text, rd), remembered; a nil memo remembers nothing.
+func (memo *urlMemo) check(text string, rd reading) []finding {
+	if memo == nil {
+		return check(text, rd)
+	}
+	k := memoKey{text, rd}
+	if fs, ok := memo.m[k]; ok {
+		return fs
+	}
+	fs := check(text, rd)
+	switch {
+	case memo.m == nil:
+		memo.m = make(map[memoKey][]finding)
+	case len(memo.m) >= maxMemo:
+		clear(memo.m)
+	}
+	memo.m[k] = fs
+	return fs
 }
 
 // verifyBudget bounds the bytes re-checked to verify the fixes of one URL,
