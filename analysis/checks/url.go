@@ -29,24 +29,26 @@ func CheckURL(doc []byte, c scan.Candidate) []Diagnostic {
 
 // CheckURL is CheckURL under o.
 func (o Options) CheckURL(doc []byte, c scan.Candidate) []Diagnostic {
-	return o.appendURL(nil, doc, &c, nil)
+	return appendDiagnostics(nil, doc, &c, o.findingsOf(doc, &c, nil), nil)
 }
 
-// appendURL appends the findings of CheckURL to out, taking the findings of
-// c's text from memo when another candidate of the document with the same
-// text, read the same way, was checked before, and the fixes and their
-// edits from memo's blocks (memo may be nil).
-func (o Options) appendURL(out []Diagnostic, doc []byte, c *scan.Candidate, memo *urlMemo) []Diagnostic {
+// findingsOf returns the findings of candidate c of doc in the coordinates
+// of its text, taking them from memo when another candidate of the
+// document with the same text, read the same way, was checked before (memo
+// may be nil).
+func (o Options) findingsOf(doc []byte, c *scan.Candidate, memo *urlMemo) []finding {
 	rd := readingOf(doc, c)
 	rd.profile = o.Grammar
 	rd.user = parser.UserRule(o.Schemes, c.Text)
-	fs := memo.check(c.Text, rd)
+	return memo.check(c.Text, rd)
+}
+
+// appendDiagnostics appends the diagnostics of the findings fs of
+// candidate c to out, their fixes and edits taken from memo's blocks (memo
+// may be nil).
+func appendDiagnostics(out []Diagnostic, doc []byte, c *scan.Candidate, fs []finding, memo *urlMemo) []Diagnostic {
 	if len(fs) == 0 {
 		return out
-	}
-	if cap(out)-len(out) < len(fs) {
-		// Double, as analyzer.add does: 40k findings on one line.
-		out = slices.Grow(out, max(len(fs), len(out)))
 	}
 	first := len(out)
 	m := newDocMap(doc, c)
@@ -162,13 +164,25 @@ func CheckCandidatesContext(ctx context.Context, doc []byte, cands []scan.Candid
 
 // CheckCandidatesContext is CheckCandidatesContext under o.
 func (o Options) CheckCandidatesContext(ctx context.Context, doc []byte, cands []scan.Candidate) ([]Diagnostic, error) {
-	var out []Diagnostic
+	// The findings of every URL first, so that the diagnostics are
+	// allocated once, as many as there are: a slice that doubles as it
+	// grows would copy the 40k findings of one line twice over.
 	var memo urlMemo
+	fss := make([][]finding, len(cands))
+	n := 0
 	for i := range cands {
 		if i%64 == 0 && ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		out = o.appendURL(out, doc, &cands[i], &memo)
+		fss[i] = o.findingsOf(doc, &cands[i], &memo)
+		n += len(fss[i])
+	}
+	var out []Diagnostic
+	if n > 0 {
+		out = make([]Diagnostic, 0, n)
+	}
+	for i := range cands {
+		out = appendDiagnostics(out, doc, &cands[i], fss[i], &memo)
 	}
 	// Candidates come in document order and do not overlap, so this only
 	// guards against a tokenizer that breaks that promise.
