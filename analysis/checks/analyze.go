@@ -69,6 +69,41 @@ type analyzer struct {
 	// user is the start rule of the user's grammar for the scheme
 	// (Options.Schemes), nil for none: then userSyntax parses the URL.
 	user *grammar.Rule
+	// scratch lends flagged, the text standIns writes and the findings of
+	// an analysis without fixes; nil: they are allocated.
+	scratch *scratch
+}
+
+// scratch is working memory that the analyses of the URLs of one document
+// share, one analysis at a time: a URL costs its findings, not the bytes
+// of its copies. None of it outlives the analysis that uses it; findings
+// is where verify has the findings of a fixed text made (analyzeInto).
+type scratch struct {
+	flagged  []bool
+	rep      []byte
+	findings []finding
+}
+
+// bools returns n false values, sc's when sc is not nil.
+func (sc *scratch) bools(n int) []bool {
+	if sc == nil {
+		return make([]bool, n)
+	}
+	if cap(sc.flagged) < n {
+		sc.flagged = make([]bool, n)
+	}
+	b := sc.flagged[:n]
+	clear(b)
+	return b
+}
+
+// bytes returns a copy of s, in sc's memory when sc is not nil.
+func (sc *scratch) bytes(s string) []byte {
+	if sc == nil {
+		return []byte(s)
+	}
+	sc.rep = append(sc.rep[:0], s...)
+	return sc.rep
 }
 
 // analyze runs every check on one URL text and returns the findings in text
@@ -92,19 +127,27 @@ type analyzer struct {
 // Without fixes, the findings that are cheap to find and many (bad escapes)
 // come without their fixes, for a caller that will not offer them: verify,
 // which looks at what is found only, and a URL too long to verify a fix of.
-func analyze(text string, rd reading, fixes bool) (findings []finding, stop int) {
-	a := &analyzer{text: text, relative: rd.relative, profile: rd.profile, scheme: parser.Scheme(text), stop: 0, user: rd.user, noFixes: !fixes}
+//
+// sc, when not nil, lends the analysis its working memory (scratch).
+func analyze(text string, rd reading, fixes bool, sc *scratch) (findings []finding, stop int) {
+	return analyzeInto(text, rd, fixes, sc, nil)
+}
+
+// analyzeInto is analyze appending the findings to into[:0], for a caller
+// that looks at them and lets go (verify): into's memory is reused.
+func analyzeInto(text string, rd reading, fixes bool, sc *scratch, into []finding) (findings []finding, stop int) {
+	a := &analyzer{findings: into[:0], text: text, relative: rd.relative, profile: rd.profile, scheme: parser.Scheme(text), stop: 0, user: rd.user, noFixes: !fixes, scratch: sc}
 	a.auth = parseAuthority(text, a.scheme)
 	if !a.mask(rd) {
 		return nil, len(text) + 1
 	}
 	a.hostStart, a.hostEnd, a.hostOK = a.host()
 	a.directive = fragmentDirective(text)
-	a.flagged = make([]bool, len(text))
+	a.flagged = sc.bools(len(text))
 	if n := strings.Count(text, "%"); n > 64 {
 		// Room for a finding per "%" (bad escapes, needless escapes): a
 		// line of a hundred thousand "%" then builds its findings in place.
-		a.findings = make([]finding, 0, n)
+		a.findings = slices.Grow(a.findings[:0], n)
 	}
 	a.characters()
 	a.schemeChecks()
@@ -906,7 +949,7 @@ var standInBytes = [...]byte{'a', '0'}
 // parse is an offset of the text.
 func (a *analyzer) standIns() []byte {
 	s := a.text
-	rep := []byte(s)
+	rep := a.scratch.bytes(s)
 	for i := range rep {
 		if a.flagged[i] || a.isMasked(i) {
 			rep[i] = standInBytes[0]
@@ -940,7 +983,13 @@ func (a *analyzer) standIns() []byte {
 func (a *analyzer) parseWithStandIns(rep []byte, parse func(string) error) (*grammar.SyntaxError, bool) {
 	var tried map[int]int // made when a stand-in fails: most parses succeed
 	for {
-		err := parse(string(rep))
+		// Most URLs need no stand-in: their text is parsed as it is,
+		// without a copy.
+		text := a.text
+		if string(rep) != text {
+			text = string(rep)
+		}
+		err := parse(text)
 		if err == nil {
 			a.stop = len(a.text) + 1
 			return nil, false

@@ -127,6 +127,18 @@ func ordinaryDoc(size int) []byte {
 	return doc[:size]
 }
 
+// ordinaryDistinctDoc is ordinaryDoc whose URLs are all different
+// (numbered), as in a document that does not repeat its links: the
+// findings of a repeated URL are remembered (urlMemo), so a document that
+// repeats three URLs costs less than one whose URLs are all new.
+func ordinaryDistinctDoc(size int) []byte {
+	var b strings.Builder
+	for i := 0; b.Len() < size; i++ {
+		fmt.Fprintf(&b, "See http://www.example.org/docs/%d/b?c=d for details, or https://example.com/x%d and ftp://ftp.funet.fi/pub/%d/.\n", i, i, i)
+	}
+	return []byte(b.String()[:size])
+}
+
 // The pathological lines of issue 12, each beside an ordinary document of
 // the same size in one run: a pathological line must cost at most three
 // times its ordinary peer (compare BenchmarkPathological/X with
@@ -142,6 +154,20 @@ var pathologicalLines = []struct {
 	{"urls", []byte(strings.Repeat("http://x.org/a%zz ", 40_000) + "\n")},
 	// The same 40k URLs, one a line: what the findings cost without the line.
 	{"urls-lines", []byte(strings.Repeat("http://x.org/a%zz\n", 40_000))},
+	// 40k different URLs on one line, each with a bad escape: what the
+	// findings cost when no URL repeats (urlMemo cannot help).
+	{"urls-distinct", distinctBadURLs(40_000)},
+}
+
+// distinctBadURLs is a line of n different URLs, numbered, each with a bad
+// escape.
+func distinctBadURLs(n int) []byte {
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, "http://x.org/%d/a%%zz ", i)
+	}
+	b.WriteString("\n")
+	return []byte(b.String())
 }
 
 func BenchmarkPathological(b *testing.B) {
@@ -169,30 +195,53 @@ func BenchmarkOrdinary(b *testing.B) {
 	}
 }
 
+// BenchmarkOrdinaryDistinct is BenchmarkOrdinary with URLs that do not
+// repeat (ordinaryDistinctDoc).
+func BenchmarkOrdinaryDistinct(b *testing.B) {
+	for _, tc := range pathologicalLines {
+		doc := ordinaryDistinctDoc(len(tc.doc))
+		b.Run(tc.name, func(b *testing.B) {
+			b.SetBytes(int64(len(doc)))
+			b.ReportAllocs()
+			for b.Loop() {
+				CheckDocument(doc, "plaintext")
+			}
+		})
+	}
+}
+
 // BenchmarkPathologicalRatio checks each pathological line and its ordinary
-// peer of the same size in turn, so that both see the same load on a busy
-// machine, and reports the ratio of their times (pathological/ordinary: at
-// most 3 is the goal). One op is one check of each.
+// peers of the same size in turn, so that all see the same load on a busy
+// machine, and reports the ratios of their times (pathological/ordinary: at
+// most 3 is the goal). The peers are ordinaryDoc, which repeats three
+// URLs, and ordinaryDistinctDoc, whose URLs are all different: a repeated
+// URL's findings are remembered (urlMemo), so the first peer is the
+// cheaper, and each is the fair peer of one kind of line. One op is one
+// check of each.
 func BenchmarkPathologicalRatio(b *testing.B) {
 	for _, tc := range pathologicalLines {
 		ordinary := ordinaryDoc(len(tc.doc))
+		distinct := ordinaryDistinctDoc(len(tc.doc))
 		b.Run(tc.name, func(b *testing.B) {
-			var patho, ord time.Duration
-			for i := 0; i < b.N; i++ {
-				// Each starts on a clean heap, so that neither pays for
-				// collecting the other's garbage (untimed).
+			var patho, ord, dist time.Duration
+			timed := func(doc []byte) time.Duration {
+				// Each starts on a clean heap, so that none pays for
+				// collecting another's garbage (untimed).
 				runtime.GC()
 				t0 := time.Now()
-				CheckDocument(tc.doc, "plaintext")
-				patho += time.Since(t0)
-				runtime.GC()
-				t1 := time.Now()
-				CheckDocument(ordinary, "plaintext")
-				ord += time.Since(t1)
+				CheckDocument(doc, "plaintext")
+				return time.Since(t0)
+			}
+			for i := 0; i < b.N; i++ {
+				patho += timed(tc.doc)
+				ord += timed(ordinary)
+				dist += timed(distinct)
 			}
 			b.ReportMetric(float64(patho.Nanoseconds())/float64(b.N), "pathological-ns")
 			b.ReportMetric(float64(ord.Nanoseconds())/float64(b.N), "ordinary-ns")
+			b.ReportMetric(float64(dist.Nanoseconds())/float64(b.N), "distinct-ordinary-ns")
 			b.ReportMetric(float64(patho)/float64(ord), "pathological/ordinary")
+			b.ReportMetric(float64(patho)/float64(dist), "pathological/distinct-ordinary")
 		})
 	}
 }

@@ -1,6 +1,7 @@
 package checks
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"sort"
@@ -47,11 +48,16 @@ func merge(fs []finding, v *verifier) []finding {
 			if f.code == codeBadEscape {
 				f.msg = badEscapeMessage(v.text, f)
 			}
-			var kept []fix
+			// The fixes are f's own (analyze makes each finding's):
+			// the ones kept are kept in place.
+			kept := f.fixes[:0]
 			for _, fx := range f.fixes {
 				if v.verify([]place{{f.code, f.start}}, fx.edits) {
 					kept = append(kept, fx)
 				}
+			}
+			if len(kept) == 0 {
+				kept = nil
 			}
 			f.fixes = kept
 			out = append(out, f)
@@ -84,7 +90,7 @@ func merge(fs []finding, v *verifier) []finding {
 		}
 		out = append(out, m)
 	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].start < out[j].start })
+	slices.SortStableFunc(out, func(a, b finding) int { return cmp.Compare(a.start, b.start) })
 	return out
 }
 

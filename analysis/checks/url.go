@@ -1,6 +1,7 @@
 package checks
 
 import (
+	"cmp"
 	"context"
 	"slices"
 	"sort"
@@ -28,33 +29,50 @@ func CheckURL(doc []byte, c scan.Candidate) []Diagnostic {
 
 // CheckURL is CheckURL under o.
 func (o Options) CheckURL(doc []byte, c scan.Candidate) []Diagnostic {
-	rd := readingOf(doc, &c)
+	return appendDiagnostics(nil, doc, &c, o.findingsOf(doc, &c, nil), nil)
+}
+
+// findingsOf returns the findings of candidate c of doc in the coordinates
+// of its text, taking them from memo when another candidate of the
+// document with the same text, read the same way, was checked before (memo
+// may be nil).
+func (o Options) findingsOf(doc []byte, c *scan.Candidate, memo *urlMemo) []finding {
+	rd := readingOf(doc, c)
 	rd.profile = o.Grammar
 	rd.user = parser.UserRule(o.Schemes, c.Text)
-	fs := check(c.Text, rd)
+	return memo.check(c.Text, rd)
+}
+
+// appendDiagnostics appends the diagnostics of the findings fs of
+// candidate c to out, their fixes and edits taken from memo's blocks (memo
+// may be nil).
+func appendDiagnostics(out []Diagnostic, doc []byte, c *scan.Candidate, fs []finding, memo *urlMemo) []Diagnostic {
 	if len(fs) == 0 {
-		return nil
+		return out
 	}
-	m := newDocMap(doc, &c)
-	out := make([]Diagnostic, 0, len(fs))
+	first := len(out)
+	m := newDocMap(doc, c)
 	for _, f := range fs {
 		if c.Unrendered && f.code == codeUnsafeChar {
 			unrendered(c.Text, &f)
 		}
 		d := Diagnostic{Code: f.code, Message: f.msg, URL: c.Text}
 		d.Start, d.End = m.span(f.start, f.end)
-		for _, fx := range f.fixes {
-			if edits, ok := m.edits(fx.edits); ok {
-				d.SuggestedFixes = append(d.SuggestedFixes, SuggestedFix{Message: fx.msg, Edits: edits})
+		if len(f.fixes) > 0 {
+			d.SuggestedFixes = memo.suggestedFixes(len(f.fixes))
+			for _, fx := range f.fixes {
+				if edits, ok := m.edits(fx.edits, memo); ok {
+					d.SuggestedFixes = append(d.SuggestedFixes, SuggestedFix{Message: fx.msg, Edits: edits})
+				}
+			}
+			if len(d.SuggestedFixes) == 0 {
+				d.SuggestedFixes = nil
 			}
 		}
 		out = append(out, d)
 	}
-	sort.SliceStable(out, func(i, j int) bool {
-		if out[i].Start != out[j].Start {
-			return out[i].Start < out[j].Start
-		}
-		return out[i].End < out[j].End
+	slices.SortStableFunc(out[first:], func(a, b Diagnostic) int {
+		return cmp.Or(cmp.Compare(a.Start, b.Start), cmp.Compare(a.End, b.End))
 	})
 	return out
 }
@@ -146,17 +164,25 @@ func CheckCandidatesContext(ctx context.Context, doc []byte, cands []scan.Candid
 
 // CheckCandidatesContext is CheckCandidatesContext under o.
 func (o Options) CheckCandidatesContext(ctx context.Context, doc []byte, cands []scan.Candidate) ([]Diagnostic, error) {
-	var out []Diagnostic
-	for i, c := range cands {
+	// The findings of every URL first, so that the diagnostics are
+	// allocated once, as many as there are: a slice that doubles as it
+	// grows would copy the 40k findings of one line twice over.
+	var memo urlMemo
+	fss := make([][]finding, len(cands))
+	n := 0
+	for i := range cands {
 		if i%64 == 0 && ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		ds := o.CheckURL(doc, c)
-		if len(out)+len(ds) > cap(out) && len(out) >= 256 {
-			// Double, as analyzer.add does: 40k findings on one line.
-			out = slices.Grow(out, len(out)+len(ds))
-		}
-		out = append(out, ds...)
+		fss[i] = o.findingsOf(doc, &cands[i], &memo)
+		n += len(fss[i])
+	}
+	var out []Diagnostic
+	if n > 0 {
+		out = make([]Diagnostic, 0, n)
+	}
+	for i := range cands {
+		out = appendDiagnostics(out, doc, &cands[i], fss[i], &memo)
 	}
 	// Candidates come in document order and do not overlap, so this only
 	// guards against a tokenizer that breaks that promise.
@@ -164,6 +190,87 @@ func (o Options) CheckCandidatesContext(ctx context.Context, doc []byte, cands [
 		sort.SliceStable(out, func(i, j int) bool { return out[i].Start < out[j].Start })
 	}
 	return out, nil
+}
+
+// urlMemo remembers the findings of check for the URLs of one document:
+// documents repeat URLs (badges, navigation links, the same link on every
+// line of a table), and each repetition would cost the parse and the
+// verification of its fixes again. check is a function of the text and its
+// reading alone (readingOf gathers everything about the candidate and the
+// document that the checks read: whether a relative reference is a URL
+// there, the "<" before a link destination, the grammar and the user's
+// rule), so a finding remembered is the finding check would make; what
+// depends on where the URL stands (its document offsets, a Markdown
+// destination that does not render) is worked out for each occurrence
+// from the findings in text coordinates, which nobody changes. The memo
+// holds at most maxMemo URLs, starting afresh when full, so that a document
+// of a million different URLs does not keep them all twice.
+type urlMemo struct {
+	m       map[memoKey][]finding
+	scratch scratch // the analyses' working memory
+	// fixBlock and editBlock are where the fixes of the document's
+	// diagnostics and their edits are allocated, a block at a time.
+	fixBlock  []SuggestedFix
+	editBlock []TextEdit
+}
+
+// blockSize is how many fixes or edits a block of urlMemo holds.
+const blockSize = 256
+
+// suggestedFixes returns an empty slice with room for n fixes, from memo's
+// block when memo is not nil; appending past n copies.
+func (memo *urlMemo) suggestedFixes(n int) []SuggestedFix {
+	if memo == nil || n > blockSize/4 {
+		return make([]SuggestedFix, 0, n)
+	}
+	if cap(memo.fixBlock)-len(memo.fixBlock) < n {
+		memo.fixBlock = make([]SuggestedFix, 0, blockSize)
+	}
+	k := len(memo.fixBlock)
+	memo.fixBlock = memo.fixBlock[:k+n]
+	return memo.fixBlock[k : k : k+n]
+}
+
+// textEdits is suggestedFixes for edits.
+func (memo *urlMemo) textEdits(n int) []TextEdit {
+	if memo == nil || n > blockSize/4 {
+		return make([]TextEdit, 0, n)
+	}
+	if cap(memo.editBlock)-len(memo.editBlock) < n {
+		memo.editBlock = make([]TextEdit, 0, blockSize)
+	}
+	k := len(memo.editBlock)
+	memo.editBlock = memo.editBlock[:k+n]
+	return memo.editBlock[k : k : k+n]
+}
+
+// memoKey is every input of check.
+type memoKey struct {
+	text string
+	rd   reading
+}
+
+// maxMemo bounds the URLs a urlMemo holds.
+const maxMemo = 4096
+
+// check returns check(text, rd), remembered; a nil memo remembers nothing.
+func (memo *urlMemo) check(text string, rd reading) []finding {
+	if memo == nil {
+		return check(text, rd, nil)
+	}
+	k := memoKey{text, rd}
+	if fs, ok := memo.m[k]; ok {
+		return fs
+	}
+	fs := check(text, rd, &memo.scratch)
+	switch {
+	case memo.m == nil:
+		memo.m = make(map[memoKey][]finding)
+	case len(memo.m) >= maxMemo:
+		clear(memo.m)
+	}
+	memo.m[k] = fs
+	return fs
 }
 
 // verifyBudget bounds the bytes re-checked to verify the fixes of one URL,
@@ -179,11 +286,16 @@ type place struct {
 
 // check analyzes text, keeps the fixes that pass verify, and merges the
 // findings of each code into one (merge).
-func check(text string, rd reading) []finding {
+//
+// sc lends the analyses their working memory; nil: check has its own.
+func check(text string, rd reading, sc *scratch) []finding {
+	if sc == nil {
+		sc = new(scratch)
+	}
 	// A URL longer than the budget gets no fix verified (verify), so
 	// none offered: its findings need none.
-	fs, stop := analyze(text, rd, verifiable(len(text), verifyBudget))
-	v := verifier{text: text, rd: rd, stop: stop, findings: fs, budget: verifyBudget}
+	fs, stop := analyze(text, rd, verifiable(len(text), verifyBudget), sc)
+	v := verifier{text: text, rd: rd, stop: stop, findings: fs, budget: verifyBudget, scratch: sc}
 	return merge(fs, &v)
 }
 
@@ -197,6 +309,7 @@ type verifier struct {
 	findings []finding
 	before   map[place]bool
 	budget   int // bytes left to re-check (verifyBudget)
+	scratch  *scratch
 }
 
 // verifiable reports whether a fix of a URL of n bytes can be verified
@@ -235,7 +348,8 @@ func (v *verifier) verify(gone []place, edits []edit) bool {
 	if !ok {
 		return false
 	}
-	after, _ := analyze(fixed, v.rd, false)
+	after, _ := analyzeInto(fixed, v.rd, false, v.scratch, v.scratch.findings)
+	defer func() { v.scratch.findings = after[:0] }() // for the next verify
 	for _, g := range after {
 		at := mapBack(g.start, edits)
 		for _, p := range gone {
@@ -386,8 +500,13 @@ func (m *docMap) span(i, j int) (int, int) {
 
 // edits maps a fix's text edits to document edits, merging the ones that
 // touch or share a unit; it fails if they would overlap otherwise.
-func (m *docMap) edits(tes []edit) ([]TextEdit, bool) {
-	var out []TextEdit
+//
+// The edits are allocated from memo's block (urlMemo.textEdits).
+func (m *docMap) edits(tes []edit, memo *urlMemo) ([]TextEdit, bool) {
+	if len(tes) == 0 {
+		return nil, true
+	}
+	out := memo.textEdits(len(tes))
 	prevEnd := -1 // text end of the previous edit
 	for _, te := range tes {
 		s, e := m.span(te.start, te.end)

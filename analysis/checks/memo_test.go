@@ -1,0 +1,156 @@
+package checks
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/urlls/urlls/analysis/grammar"
+	"github.com/urlls/urlls/analysis/parser"
+	"github.com/urlls/urlls/analysis/scan"
+)
+
+// withoutMemo checks each candidate alone, as CheckURL does: what
+// CheckCandidates, which remembers the findings of a URL seen before in the
+// document (urlMemo), must return too.
+func withoutMemo(o Options, doc []byte, cands []scan.Candidate) []Diagnostic {
+	var out []Diagnostic
+	for _, c := range cands {
+		out = append(out, o.CheckURL(doc, c)...)
+	}
+	return out
+}
+
+// TestMemoRealworld: on every real document, under each grammar, the
+// findings with the memo are those without it.
+func TestMemoRealworld(t *testing.T) {
+	repeated := 0
+	for path, lang := range realworldFiles(t) {
+		doc, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if bytes.IndexByte(doc, 0) >= 0 {
+			continue // binary
+		}
+		cands := scan.Scan(doc, lang).Candidates
+		seen := map[string]bool{}
+		for _, c := range cands {
+			if seen[c.Text] {
+				repeated++
+			}
+			seen[c.Text] = true
+		}
+		for _, name := range parser.ProfileNames() {
+			profile, _ := parser.ProfileNamed(name)
+			o := Options{Grammar: profile}
+			got, want := o.CheckCandidates(doc, cands), withoutMemo(o, doc, cands)
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("%s (%s): with the memo\n%v\nwithout\n%v", path, name, got, want)
+			}
+		}
+	}
+	if repeated == 0 {
+		t.Error("no URL repeated in the corpus: the test tests nothing")
+	}
+	t.Logf("%d repeated URLs", repeated)
+}
+
+// TestMemoContexts: the same URL text in the contexts that change how it
+// is read (a relative reference in a link and in text, a link destination
+// in <…> that may hold spaces, one that does not render, HTML character
+// references, a <URL:…> wrapper, a user's grammar), several times over in
+// one document and in turn, gets the findings it gets alone.
+func TestMemoContexts(t *testing.T) {
+	user, err := grammar.LoadUser("x.abnf", "x.abnf", []byte("xurl = \"http://\" 1*DIGIT\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	xurl := user.Rule("xurl")
+	if xurl == nil {
+		t.Fatal("no rule xurl")
+	}
+	cases := []struct {
+		name, lang, doc string
+		opts            Options
+	}{
+		{"relative in link and text", "markdown",
+			"[a](my notes/a%zz.md) my notes/a%zz.md [b](<my notes/a%zz.md>) <my notes/a%zz.md>\n", Options{}},
+		{"spaced destination", "markdown",
+			"[a](<docs/my file.md>) [b](docs/my file.md) [c](<docs/my file.md>)\n\n[r]: <docs/my file.md>\n", Options{}},
+		{"absolute with space", "markdown",
+			"[a](<https://x.org/a b>) [b](https://x.org/a b) <https://x.org/a b> [c](<https://x.org/a b>)\n", Options{}},
+		{"unrendered", "markdown",
+			"[a](see https://x.org/a b) [b](see https://x.org/a b) [c](https://x.org/a|b) [d](https://x.org/a|b)\n", Options{}},
+		{"html entities", "html",
+			`<a href="http://x.org/a|b&amp;c%zz">1</a> <a href="http://x.org/a|b&#38;c%zz">2</a> <a href="http://x.org/a|b&c%zz">3</a>` + "\n", Options{}},
+		{"wrappers", "plaintext",
+			"<URL:http://x.org/a b%zz> <URL:http://x.org/a\n b%zz> http://x.org/a%zz <URL:http://x.org/a%zz>\n", Options{}},
+		{"scheme case and typo", "markdown",
+			"HTTP://X.org/~a htps://x.org/~a [l](HTTP://X.org/~a) [m](htps://x.org/~a) HTTP://X.org/~a\n", Options{}},
+		{"grammar", "plaintext", "http://[::1]/a~b http://u:p@h/ http://[::1]/a~b\n", Options{Grammar: parser.RFC3986}},
+		{"user grammar", "plaintext", "http://12 http://1a http://12 http://1a\n", Options{Schemes: map[string]*grammar.Rule{"http": xurl}}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			// Each case twice in a row, so that every URL is met again.
+			doc := []byte(tc.doc + tc.doc)
+			cands := scan.Scan(doc, tc.lang).Candidates
+			got, want := tc.opts.CheckCandidates(doc, cands), withoutMemo(tc.opts, doc, cands)
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("with the memo\n%v\nwithout\n%v", got, want)
+			}
+			if len(want) == 0 {
+				t.Error("no findings: the case tests nothing")
+			}
+		})
+	}
+}
+
+// TestMemoBound: a document of more different URLs than the memo holds
+// gets the findings it gets without the memo.
+func TestMemoBound(t *testing.T) {
+	var b strings.Builder
+	for i := range maxMemo + 100 {
+		fmt.Fprintf(&b, "http://x.org/%d/a%%zz http://x.org/%d/a%%zz\n", i%(maxMemo+50), i)
+	}
+	doc := []byte(b.String())
+	cands := scan.Scan(doc, "plaintext").Candidates
+	got, want := CheckCandidates(doc, cands), withoutMemo(Options{}, doc, cands)
+	if !reflect.DeepEqual(got, want) {
+		t.Error("the findings with the memo differ from those without")
+	}
+}
+
+// FuzzMemo: a document made of a few URLs, each repeated in several
+// contexts, gets the same findings with the memo as without.
+func FuzzMemo(f *testing.F) {
+	f.Add("http://x.org/a%zz", "../a b", uint8(0))
+	f.Add("HTTP://x.org/a|b~c", "my file.md", uint8(3))
+	f.Add("htps://x.org/é", "<a>", uint8(7))
+	f.Fuzz(func(t *testing.T, u, v string, shape uint8) {
+		if len(u)+len(v) > 200 {
+			return
+		}
+		forms := []string{"%s", "<%s>", "[l](%s)", "[l](<%s>)", "<URL:%s>", `<a href="%s">x</a>`, "`%s`", "\"%s\""}
+		var b strings.Builder
+		for i := range 12 {
+			w := u
+			if (int(shape)>>(i%8))&1 == 1 {
+				w = v
+			}
+			fmt.Fprintf(&b, forms[(i+int(shape))%len(forms)]+" ", w)
+		}
+		doc := []byte(b.String())
+		for _, lang := range []string{"markdown", "html", "plaintext"} {
+			cands := scan.Scan(doc, lang).Candidates
+			got, want := CheckCandidates(doc, cands), withoutMemo(Options{}, doc, cands)
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("%s %q: with the memo\n%v\nwithout\n%v", lang, doc, got, want)
+			}
+		}
+	})
+}
