@@ -757,7 +757,19 @@ func completeTagLine(m *md, q, le int) bool {
 // A table may interrupt a paragraph.
 func (m *md) table(q, le, next, b int) (int, bool) {
 	doc := m.doc
-	if indexByte(doc[q:le], '|') < 0 || next >= b {
+	if next >= b {
+		return 0, false
+	}
+	if len(m.open) == 0 {
+		// Most lines are not followed by a delimiter row: look at the
+		// first byte of the next line's content before searching this
+		// one for a pipe.
+		p, _ := nonSpace(doc, cursor{p: next}, b)
+		if p >= b || doc[p] != '|' && doc[p] != '-' && doc[p] != ':' {
+			return 0, false
+		}
+	}
+	if indexByte(doc[q:le], '|') < 0 {
 		return 0, false
 	}
 	q2, le2, n2, ok := m.contentStart(next, b)
@@ -990,24 +1002,55 @@ func (m *md) refDef(ls []span) int {
 	return lines
 }
 
-// normLabel normalises a link label for matching (CommonMark §4.7): case
-// folded, white space trimmed and collapsed to one space. The case folding
-// is Go's simple one (upper, then lower case), not Unicode's full folding
-// ("ẞ" does not match "SS").
 // hasLabel reports whether the label b is defined, without building its
 // normal form when b is in it already (the common case: lower-case ASCII
 // words with single spaces between them).
 func (m *md) hasLabel(b []byte) bool {
-	for i, c := range b {
-		if c >= 0x80 || 'A' <= c && c <= 'Z' || c < ' ' || c == ' ' && (i == 0 || i == len(b)-1 || b[i-1] == ' ') {
-			return m.labels[normLabel(b)]
-		}
+	if normalLabel(b) {
+		return m.labels[string(b)]
 	}
-	return m.labels[string(b)]
+	return m.labels[normLabel(b)]
 }
 
+// normalLabel reports whether the label b is its own normal form
+// (normLabel): ASCII without upper-case letters or controls, words with
+// single spaces between them.
+func normalLabel(b []byte) bool {
+	for i, c := range b {
+		if c >= 0x80 || 'A' <= c && c <= 'Z' || c < ' ' || c == ' ' && (i == 0 || i == len(b)-1 || b[i-1] == ' ') {
+			return false
+		}
+	}
+	return true
+}
+
+// normLabel normalises a link label for matching (CommonMark §4.7): case
+// folded, white space trimmed and collapsed to one space. The case folding
+// is Go's simple one (upper, then lower case), not Unicode's full folding
+// ("ẞ" does not match "SS"). An ASCII label, the common case, is
+// normalised in one pass: its white space is what strings.Fields splits
+// at, and folding it lower-cases its letters.
 func normLabel(b []byte) string {
-	return strings.ToLower(strings.ToUpper(strings.Join(strings.Fields(string(b)), " ")))
+	if normalLabel(b) {
+		return string(b)
+	}
+	buf := make([]byte, 0, len(b))
+	for _, c := range b {
+		switch {
+		case c >= 0x80:
+			return strings.ToLower(strings.ToUpper(strings.Join(strings.Fields(string(b)), " ")))
+		case isSpace(c):
+			if len(buf) > 0 && buf[len(buf)-1] != ' ' {
+				buf = append(buf, ' ')
+			}
+		default:
+			buf = append(buf, lower(c))
+		}
+	}
+	if len(buf) > 0 && buf[len(buf)-1] == ' ' {
+		buf = buf[:len(buf)-1]
+	}
+	return string(buf)
 }
 
 // title reads a link title opened at r.p, over lines, and reports whether

@@ -313,6 +313,9 @@ func (sc *scanner) run(lang string) {
 // reference definitions and HTML blocks before its inline regions, which
 // wait for the end of the document), so this is cheap.
 func (sc *scanner) sorted() []Candidate {
+	if slices.IsSortedFunc(sc.cands, func(x, y Candidate) int { return x.Start - y.Start }) {
+		return sc.cands
+	}
 	slices.SortStableFunc(sc.cands, func(x, y Candidate) int { return x.Start - y.Start })
 	return sc.cands
 }
