@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // md is the state of the Markdown scanner. It follows the block structure
@@ -35,6 +36,7 @@ type md struct {
 	regions []region
 	rlines  []span          // the lines of the paragraph regions, then of the open paragraph
 	labels  map[string]bool // normalised (normLabel)
+	label   []byte          // scratch for hasLabel
 
 	// inline scratch
 	skips, noBare []span
@@ -42,9 +44,10 @@ type md struct {
 	lastBracket   int           // the last "[" or "]" of the inline region seen
 	runs          map[int][]int // the backtick strings of the inline region by length, once runsIndexed
 	runsIndexed   bool
-	lines         []span  // the lines of the inline region being scanned, if a paragraph's
-	region        span    // the inline region being scanned
-	breaks        []int   // its line breaks, once lineEndAt needs them
+	lines         []span // the lines of the inline region being scanned, if a paragraph's
+	region        span   // the inline region being scanned
+	breaks        []int  // its line breaks, once lineEndAt needs them (breaksIndexed)
+	breaksIndexed bool
 	closes        [2]span // the last "}}" and "%}" templateEnd found: searched from start, found at end
 }
 
@@ -135,11 +138,16 @@ type opener struct {
 // case folded by Go's simple folding, not Unicode's full one ("ẞ" does not
 // match "SS").
 func (sc *scanner) scanMarkdown(a, b int) {
-	m := &md{sc: sc, doc: sc.doc}
+	m := newMD(sc)
+	defer m.release()
 	// Room for the inline regions and paragraph lines of most documents
 	// at once, not by doubling.
-	m.regions = make([]region, 0, (b-a)/128+16)
-	m.rlines = make([]span, 0, (b-a)/64+16)
+	if n := (b-a)/128 + 16; cap(m.regions) < n {
+		m.regions = make([]region, 0, n)
+	}
+	if n := (b-a)/64 + 16; cap(m.rlines) < n {
+		m.rlines = make([]span, 0, n)
+	}
 	for ls := a; ls < b; {
 		ls = m.line(ls, b)
 	}
@@ -148,6 +156,46 @@ func (sc *scanner) scanMarkdown(a, b int) {
 		m.lines = m.rlines[r.lines.start:r.lines.end]
 		m.inline(r.text.start, r.text.end)
 	}
+}
+
+// mdPool keeps the scratch of Markdown scans (line and region lists,
+// delimiter stack, labels) for the next one: a scan of a small document
+// would otherwise allocate and clear more for them than it reads.
+var mdPool = sync.Pool{New: func() any { return new(md) }}
+
+// maxPooled bounds the scratch kept in mdPool, in elements of a list or
+// map, so that one huge document does not hold memory for good.
+const maxPooled = 1 << 16
+
+// newMD returns a Markdown scanner for sc, with the scratch of an earlier
+// one if there is one.
+func newMD(sc *scanner) *md {
+	p := mdPool.Get().(*md)
+	*p = md{
+		sc: sc, doc: sc.doc,
+		open: p.open[:0], regions: p.regions[:0], rlines: p.rlines[:0], labels: p.labels, label: p.label[:0],
+		skips: p.skips[:0], noBare: p.noBare[:0], stack: p.stack[:0], runs: p.runs, breaks: p.breaks[:0],
+	}
+	return p
+}
+
+// release puts m's scratch back in mdPool, unless it grew too large.
+func (m *md) release() {
+	if cap(m.regions) > maxPooled || cap(m.rlines) > maxPooled || cap(m.skips) > maxPooled ||
+		cap(m.noBare) > maxPooled || cap(m.breaks) > maxPooled || len(m.labels) > maxPooled || len(m.runs) > 64 {
+		return
+	}
+	clear(m.labels)
+	for n, list := range m.runs {
+		if cap(list) > maxPooled {
+			delete(m.runs, n)
+		}
+	}
+	*m = md{
+		open: m.open[:0], regions: m.regions[:0], rlines: m.rlines[:0], labels: m.labels, label: m.label[:0],
+		skips: m.skips[:0], noBare: m.noBare[:0], stack: m.stack[:0], runs: m.runs, breaks: m.breaks[:0],
+	}
+	mdPool.Put(m)
 }
 
 // flush ends the open paragraph: its reference definitions, then the rest
@@ -1009,6 +1057,10 @@ func (m *md) hasLabel(b []byte) bool {
 	if normalLabel(b) {
 		return m.labels[string(b)]
 	}
+	if buf, ok := appendNormLabel(m.label[:0], b); ok {
+		m.label = buf
+		return m.labels[string(buf)]
+	}
 	return m.labels[normLabel(b)]
 }
 
@@ -1034,11 +1086,19 @@ func normLabel(b []byte) string {
 	if normalLabel(b) {
 		return string(b)
 	}
-	buf := make([]byte, 0, len(b))
+	if buf, ok := appendNormLabel(nil, b); ok {
+		return string(buf)
+	}
+	return strings.ToLower(strings.ToUpper(strings.Join(strings.Fields(string(b)), " ")))
+}
+
+// appendNormLabel appends the normal form of the ASCII label b to buf, or
+// reports false when b is not ASCII.
+func appendNormLabel(buf, b []byte) ([]byte, bool) {
 	for _, c := range b {
 		switch {
 		case c >= 0x80:
-			return strings.ToLower(strings.ToUpper(strings.Join(strings.Fields(string(b)), " ")))
+			return buf, false
 		case isSpace(c):
 			if len(buf) > 0 && buf[len(buf)-1] != ' ' {
 				buf = append(buf, ' ')
@@ -1050,7 +1110,7 @@ func normLabel(b []byte) string {
 	if len(buf) > 0 && buf[len(buf)-1] == ' ' {
 		buf = buf[:len(buf)-1]
 	}
-	return string(buf)
+	return buf, true
 }
 
 // title reads a link title opened at r.p, over lines, and reports whether
@@ -1181,8 +1241,9 @@ func (m *md) lineEndAt(p, b int) int {
 	if p < m.region.start || p >= m.region.end {
 		return b
 	}
-	if m.breaks == nil {
-		m.breaks = []int{}
+	if !m.breaksIndexed {
+		m.breaksIndexed = true
+		m.breaks = m.breaks[:0]
 		for k := m.region.start; k < m.region.end; k++ {
 			if c := m.doc[k]; c == '\n' || c == '\r' {
 				m.breaks = append(m.breaks, k)
@@ -1344,7 +1405,7 @@ var mdSpecial = newByteSet("\\`<![]")
 func (m *md) inline(a, b int) {
 	sc, doc := m.sc, m.doc
 	m.skips, m.noBare, m.stack, m.runsIndexed = m.skips[:0], m.noBare[:0], m.stack[:0], false
-	m.region, m.breaks, m.lastBracket = span{a, b}, nil, -1
+	m.region, m.breaksIndexed, m.lastBracket = span{a, b}, false, -1
 	defer func() { m.region = span{} }()
 	watermark := 0 // openers below it are inactive (inside a link)
 	aOpen := -1    // the start of an open inline <a> element
