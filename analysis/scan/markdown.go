@@ -388,6 +388,24 @@ func (m *md) line(ls, b int) int {
 	doc := m.doc
 	le, next := lineEnd(doc, ls, b)
 	c := cursor{p: ls}
+	if len(m.open) == 0 && !m.fenceOpen {
+		// Outside containers and code, a line whose first character
+		// starts no block is paragraph text (or indented code), the
+		// common case: none of the tests below applies to it, nor to a
+		// line indented 4 columns or more.
+		q, qcol := nonSpace(doc, c, le)
+		if q < le && (qcol >= 4 || !blockStart[doc[q]]) {
+			if qcol < 4 {
+				if end, ok := m.table(q, le, next, b); ok {
+					return end
+				}
+			} else if !m.paraOpen() {
+				return next // indented code
+			}
+			m.para(q, le)
+			return next
+		}
+	}
 	matched, q, qcol := m.matchOpen(&c, le)
 	if m.fenceOpen {
 		if matched == len(m.open) {
@@ -475,6 +493,17 @@ func (m *md) line(ls, b int) int {
 	m.para(q, le)
 	return next
 }
+
+// blockStart are the first characters of the lines that may start or
+// continue a block other than a paragraph: block quotes, list items,
+// thematic breaks, setext underlines, code fences, HTML blocks and ATX
+// headings.
+var blockStart = func() (t [256]bool) {
+	for _, c := range ">-+*0123456789_=`~<#" {
+		t[c] = true
+	}
+	return t
+}()
 
 // interrupts reports whether the line content at q, indented ind columns
 // past its containers, starts a leaf block that ends a paragraph (and so
