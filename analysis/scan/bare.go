@@ -283,21 +283,28 @@ func (sc *scanner) scanBare(a, b int, o bareOpts) {
 		if j >= b {
 			return
 		}
-		s := j
-		for s > i && isSchemeChar(doc[s-1]) {
-			s--
-		}
-		for s < j && !isAlpha(doc[s]) {
-			s++
-		}
-		if s < j && schemeBoundary(doc, s) {
-			if end, ok := sc.bareAt(s, j, b, o); ok {
-				i = end
-				continue
-			}
-		}
-		i = j + 1
+		i = sc.bareStep(i, j, b, o)
 	}
+}
+
+// bareStep looks for a bare URL whose scheme-shaped word ends at the ":"
+// or "/" doc[j], reading it back to i at most, and returns where the search
+// goes on: after the URL, or after doc[j].
+func (sc *scanner) bareStep(i, j, b int, o bareOpts) int {
+	doc := sc.doc
+	s := j
+	for s > i && isSchemeChar(doc[s-1]) {
+		s--
+	}
+	for s < j && !isAlpha(doc[s]) {
+		s++
+	}
+	if s < j && schemeBoundary(doc, s) {
+		if end, ok := sc.bareAt(s, j, b, o); ok {
+			return end
+		}
+	}
+	return j + 1
 }
 
 // shortGap is the length of text up to which scanBare searches for ":"

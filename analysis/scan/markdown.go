@@ -40,6 +40,7 @@ type md struct {
 
 	// inline scratch
 	skips, noBare []span
+	seps          []int // the ":" and "/" of the inline region outside its structure, in order
 	stack         []opener
 	lastBracket   int           // the last "[" or "]" of the inline region seen
 	runs          map[int][]int // the backtick strings of the inline region by length, once runsIndexed
@@ -174,7 +175,7 @@ func newMD(sc *scanner) *md {
 	*p = md{
 		sc: sc, doc: sc.doc,
 		open: p.open[:0], regions: p.regions[:0], rlines: p.rlines[:0], labels: p.labels, label: p.label[:0],
-		skips: p.skips[:0], noBare: p.noBare[:0], stack: p.stack[:0], runs: p.runs, breaks: p.breaks[:0],
+		skips: p.skips[:0], noBare: p.noBare[:0], stack: p.stack[:0], runs: p.runs, breaks: p.breaks[:0], seps: p.seps[:0],
 	}
 	return p
 }
@@ -182,7 +183,7 @@ func newMD(sc *scanner) *md {
 // release puts m's scratch back in mdPool, unless it grew too large.
 func (m *md) release() {
 	if cap(m.regions) > maxPooled || cap(m.rlines) > maxPooled || cap(m.skips) > maxPooled ||
-		cap(m.noBare) > maxPooled || cap(m.breaks) > maxPooled || len(m.labels) > maxPooled || len(m.runs) > 64 {
+		cap(m.noBare) > maxPooled || cap(m.breaks) > maxPooled || cap(m.seps) > maxPooled || len(m.labels) > maxPooled || len(m.runs) > 64 {
 		return
 	}
 	clear(m.labels)
@@ -193,7 +194,7 @@ func (m *md) release() {
 	}
 	*m = md{
 		open: m.open[:0], regions: m.regions[:0], rlines: m.rlines[:0], labels: m.labels, label: m.label[:0],
-		skips: m.skips[:0], noBare: m.noBare[:0], stack: m.stack[:0], runs: m.runs, breaks: m.breaks[:0],
+		skips: m.skips[:0], noBare: m.noBare[:0], stack: m.stack[:0], runs: m.runs, breaks: m.breaks[:0], seps: m.seps[:0],
 	}
 	mdPool.Put(m)
 }
@@ -1422,9 +1423,10 @@ func FileNameEnd(s string) bool {
 	return letter
 }
 
-// mdSpecial are the bytes that may start inline structure: the inline
-// scan jumps from one to the next.
-var mdSpecial = newByteSet("\\`<![]")
+// mdSpecial are the bytes that may start inline structure, and the ":"
+// and "/" that end the scheme-shaped word of a bare URL: the inline scan
+// jumps from one to the next.
+var mdSpecial = newByteSet("\\`<![]:/")
 
 // inline scans the inline region doc[a:b] (a paragraph, heading or table
 // cell) in two passes: first the structure CommonMark gives precedence over
@@ -1433,7 +1435,7 @@ var mdSpecial = newByteSet("\\`<![]")
 // bare URLs in the text between.
 func (m *md) inline(a, b int) {
 	sc, doc := m.sc, m.doc
-	m.skips, m.noBare, m.stack, m.runsIndexed = m.skips[:0], m.noBare[:0], m.stack[:0], false
+	m.skips, m.noBare, m.stack, m.seps, m.runsIndexed = m.skips[:0], m.noBare[:0], m.stack[:0], m.seps[:0], false
 	m.region, m.breaksIndexed, m.lastBracket = span{a, b}, false, -1
 	defer func() { m.region = span{} }()
 	watermark := 0 // openers below it are inactive (inside a link)
@@ -1443,8 +1445,14 @@ func (m *md) inline(a, b int) {
 			break
 		}
 		switch doc[i] {
+		case ':', '/':
+			m.seps = append(m.seps, i)
+			i++
 		case '\\':
 			if i+1 < b && isASCIIPunct(doc[i+1]) {
+				if c := doc[i+1]; c == ':' || c == '/' {
+					m.seps = append(m.seps, i+1)
+				}
 				i += 2
 			} else {
 				i++
@@ -1497,15 +1505,15 @@ func (m *md) inline(a, b int) {
 	slices.SortFunc(m.skips, func(x, y span) int { return x.start - y.start })
 	first := len(sc.cands)
 	o := bareOpts{mode: decMarkdown, entityTail: true}
-	g := a
+	g, k := a, 0
 	for _, s := range m.skips {
 		if s.start > g {
-			sc.scanBare(g, s.start, o)
+			k = m.bareGap(g, s.start, k, o)
 		}
 		g = max(g, s.end)
 	}
 	if g < b {
-		sc.scanBare(g, b, o)
+		m.bareGap(g, b, k, o)
 	}
 	if len(m.noBare) == 0 || first == len(sc.cands) {
 		return
@@ -1524,6 +1532,20 @@ func (m *md) inline(a, b int) {
 		out = append(out, c)
 	}
 	sc.cands = out
+}
+
+// bareGap finds the bare URLs of the gap doc[g:e] between inline
+// structure, as scanBare does, at the ":" and "/" the first pass of inline
+// found there, from seps[k] on: every one outside the structure, in order.
+// It returns the index of the first one after the gap.
+func (m *md) bareGap(g, e, k int, o bareOpts) int {
+	i := g
+	for ; k < len(m.seps) && m.seps[k] < e; k++ {
+		if j := m.seps[k]; j >= i {
+			i = m.sc.bareStep(i, j, e, o)
+		}
+	}
+	return k
 }
 
 // maxOpeners bounds the delimiter stack: a document of 10 MB of "[" would
