@@ -355,7 +355,7 @@ func (m *md) matchOpen(c *cursor, le int) (matched, q, qcol int) {
 // its end and the start of the next line; ok is false when the line does
 // not continue them all.
 func (m *md) contentStart(ls, b int) (q, le, next int, ok bool) {
-	le, next = lineEnd(m.doc, ls, b)
+	le, next = m.sc.lineEnd(ls, b)
 	c := cursor{p: ls}
 	matched, q, _ := m.matchOpen(&c, le)
 	return q, le, next, matched == len(m.open)
@@ -387,7 +387,7 @@ func (m *md) closeFrom(k int) {
 // with the rest of the line as a leaf block.
 func (m *md) line(ls, b int) int {
 	doc := m.doc
-	le, next := lineEnd(doc, ls, b)
+	le, next := m.sc.lineEnd(ls, b)
 	c := cursor{p: ls}
 	if len(m.open) == 0 && !m.fenceOpen {
 		// Outside containers and code, a line whose first character

@@ -396,3 +396,16 @@ func TestNormLabel(t *testing.T) {
 		}
 	}
 }
+
+// TestBareStarts checks that every name of bareSchemes passes the filter
+// of lookupSyntax, and that the filter is on.
+func TestBareStarts(t *testing.T) {
+	for name, syn := range bareSchemes {
+		if got, ok := lookupSyntax([]byte(strings.ToUpper(name))); !ok || got != syn {
+			t.Errorf("lookupSyntax(%q) = %v, %v", name, got, ok)
+		}
+	}
+	if bareStarts['n'-'a']['o'] {
+		t.Error("bareStarts lets \"no…\" through: a name of bareSchemes does not start with a letter and an ASCII byte")
+	}
+}
