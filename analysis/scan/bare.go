@@ -29,6 +29,8 @@ type scanner struct {
 
 	brace, braceLim int // the next "{" of HTML text, see actionBefore
 
+	rawText int // the length of the texts sorted fills in, at most
+
 	// cr is the first "\r" at or after crFrom (len(doc) if none), once
 	// crFrom > 0 or cr > 0: see lineEnd.
 	crFrom, cr int
@@ -232,8 +234,10 @@ func (sc *scanner) emit(q seq, ctx Context, rel bool) {
 	doc := sc.doc
 	c := Candidate{Start: q.start, End: q.end, Context: ctx, Relative: rel}
 	if len(q.decs) == 0 {
-		c.Text = string(doc[q.start:q.end])
+		// Text is doc[Start:End]: sorted fills it in, for every such
+		// candidate from one string.
 		sc.cands = append(sc.cands, c)
+		sc.rawText += q.end - q.start
 		return
 	}
 	buf := sc.text[:0]
