@@ -32,8 +32,9 @@ type scanner struct {
 	rawText int // the length of the texts sorted fills in, at most
 
 	// cr is the first "\r" at or after crFrom (len(doc) if none), once
-	// crFrom > 0 or cr > 0: see lineEnd.
+	// crKnown: see lineEnd.
 	crFrom, cr int
+	crKnown    bool
 }
 
 // lineEnd is the function lineEnd for the line scanners: it returns the
@@ -46,11 +47,17 @@ func (sc *scanner) lineEnd(ls, b int) (le, next int) {
 	if ls >= b {
 		return b, b
 	}
-	if ls < sc.crFrom || ls > sc.cr || sc.crFrom == 0 && sc.cr == 0 {
-		sc.crFrom, sc.cr = ls, len(doc)
+	switch {
+	case !sc.crKnown || ls > sc.cr:
+		sc.crKnown, sc.crFrom, sc.cr = true, ls, len(doc)
 		if k := indexByte(doc[ls:], '\r'); k >= 0 {
 			sc.cr = ls + k
 		}
+	case ls < sc.crFrom: // back, as after a look ahead: search up to where the last search began
+		if k := indexByte(doc[ls:sc.crFrom], '\r'); k >= 0 {
+			sc.cr = ls + k
+		}
+		sc.crFrom = ls
 	}
 	le = b
 	if k := indexByte(doc[ls:b], '\n'); k >= 0 {
@@ -293,7 +300,8 @@ type bareOpts struct {
 // "http::host.example"). bareURL decides where the URL ends.
 //
 // Every such word ends at a ":" or "/", so the scan jumps from one to the
-// next (bytes.IndexByte, each remembered until it is passed) and reads the
+// next (bytes.IndexByte, each remembered until it is passed; in a gap of
+// shortGap bytes or less, index2 for both) and reads the
 // word back from there: its scheme characters, from the first letter after
 // the last byte that is not one, or after the end of the previous URL.
 // That is the word a reader going forward from the previous URL takes

@@ -1432,7 +1432,8 @@ var mdSpecial = newByteSet("\\`<![]:/")
 // cell) in two passes: first the structure CommonMark gives precedence over
 // text (code spans, autolinks, raw HTML, links and images, with the
 // delimiter stack of spec appendix A: a link may not contain a link), then
-// bare URLs in the text between.
+// bare URLs in the text between. The first pass notes the ":" and "/" it
+// meets outside the structure (seps), where the second looks for them.
 func (m *md) inline(a, b int) {
 	sc, doc := m.sc, m.doc
 	m.skips, m.noBare, m.stack, m.seps, m.runsIndexed = m.skips[:0], m.noBare[:0], m.stack[:0], m.seps[:0], false
