@@ -1274,10 +1274,11 @@ func (m *md) lineEndAt(p, b int) int {
 	if !m.breaksIndexed {
 		m.breaksIndexed = true
 		m.breaks = m.breaks[:0]
-		for k := m.region.start; k < m.region.end; k++ {
-			if c := m.doc[k]; c == '\n' || c == '\r' {
-				m.breaks = append(m.breaks, k)
+		for k := m.region.start; ; k++ {
+			if k = lineBreak(m.doc, k, m.region.end); k >= m.region.end {
+				break
 			}
+			m.breaks = append(m.breaks, k)
 		}
 	}
 	if x := sort.SearchInts(m.breaks, p); x < len(m.breaks) {
@@ -1503,7 +1504,9 @@ func (m *md) inline(a, b int) {
 		}
 	}
 	// Bare URLs in the gaps between the structure.
-	slices.SortFunc(m.skips, func(x, y span) int { return x.start - y.start })
+	if bySpanStart := func(x, y span) int { return x.start - y.start }; !slices.IsSortedFunc(m.skips, bySpanStart) {
+		slices.SortFunc(m.skips, bySpanStart) // a link's "[" comes after the structure in its text
+	}
 	first := len(sc.cands)
 	o := bareOpts{mode: decMarkdown, entityTail: true}
 	g, k := a, 0
