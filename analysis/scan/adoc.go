@@ -109,7 +109,7 @@ func (sc *scanner) scanAsciiDoc(a, b int) {
 // line scans the line at ls and returns the start of the next one.
 func (d *adoc) line(ls int) int {
 	doc := d.doc
-	le, next := lineEnd(doc, ls, d.b)
+	le, next := d.sc.lineEnd(ls, d.b)
 	e := le
 	for e > ls && (doc[e-1] == ' ' || doc[e-1] == '\t') {
 		e--

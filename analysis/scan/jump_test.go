@@ -224,3 +224,41 @@ func FuzzIndex2(f *testing.F) {
 		}
 	})
 }
+
+// FuzzScannerLineEnd: the line ends of scanner.lineEnd, which remembers the
+// next "\r", agree with lineEnd's search for both, for lines visited in
+// order, as the line scanners do, and for looks back (each byte of
+// steps: 0 visits the next line, another value moves back that many lines
+// or to the start).
+func FuzzScannerLineEnd(f *testing.F) {
+	f.Add([]byte("a\r\nb\rc\n\nd\r\r\n"), []byte{0, 0, 1, 0, 0, 3})
+	f.Add([]byte("no carriage return\nat all\n"), []byte{0, 0, 0})
+	f.Fuzz(func(t *testing.T, doc []byte, steps []byte) {
+		sc := &scanner{doc: doc}
+		var starts []int
+		ls := 0
+		for k := 0; ls < len(doc) && k < 4*len(doc)+8; k++ {
+			b := len(doc)
+			if k%3 == 2 {
+				b = ls + (len(doc)-ls)/2 // a bound before the document's end
+			}
+			le, next := sc.lineEnd(ls, b)
+			wle, wnext := lineEnd(doc, ls, b)
+			if le != wle || next != wnext {
+				t.Fatalf("doc %q: lineEnd(%d, %d) = %d, %d, want %d, %d", doc, ls, b, le, next, wle, wnext)
+			}
+			if b < len(doc) {
+				_, next = lineEnd(doc, ls, len(doc))
+			}
+			starts = append(starts, ls)
+			ls = next
+			if len(steps) > 0 {
+				back := int(steps[0])
+				steps = steps[1:]
+				if back > 0 {
+					ls = starts[max(0, len(starts)-back)]
+				}
+			}
+		}
+	})
+}

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // md is the state of the Markdown scanner. It follows the block structure
@@ -35,16 +36,19 @@ type md struct {
 	regions []region
 	rlines  []span          // the lines of the paragraph regions, then of the open paragraph
 	labels  map[string]bool // normalised (normLabel)
+	label   []byte          // scratch for hasLabel
 
 	// inline scratch
 	skips, noBare []span
+	seps          []int // the ":" and "/" of the inline region outside its structure, in order
 	stack         []opener
 	lastBracket   int           // the last "[" or "]" of the inline region seen
 	runs          map[int][]int // the backtick strings of the inline region by length, once runsIndexed
 	runsIndexed   bool
-	lines         []span  // the lines of the inline region being scanned, if a paragraph's
-	region        span    // the inline region being scanned
-	breaks        []int   // its line breaks, once lineEndAt needs them
+	lines         []span // the lines of the inline region being scanned, if a paragraph's
+	region        span   // the inline region being scanned
+	breaks        []int  // its line breaks, once lineEndAt needs them (breaksIndexed)
+	breaksIndexed bool
 	closes        [2]span // the last "}}" and "%}" templateEnd found: searched from start, found at end
 }
 
@@ -135,11 +139,16 @@ type opener struct {
 // case folded by Go's simple folding, not Unicode's full one ("ẞ" does not
 // match "SS").
 func (sc *scanner) scanMarkdown(a, b int) {
-	m := &md{sc: sc, doc: sc.doc}
+	m := newMD(sc)
+	defer m.release()
 	// Room for the inline regions and paragraph lines of most documents
 	// at once, not by doubling.
-	m.regions = make([]region, 0, (b-a)/128+16)
-	m.rlines = make([]span, 0, (b-a)/64+16)
+	if n := (b-a)/128 + 16; cap(m.regions) < n {
+		m.regions = make([]region, 0, n)
+	}
+	if n := (b-a)/64 + 16; cap(m.rlines) < n {
+		m.rlines = make([]span, 0, n)
+	}
 	for ls := a; ls < b; {
 		ls = m.line(ls, b)
 	}
@@ -148,6 +157,46 @@ func (sc *scanner) scanMarkdown(a, b int) {
 		m.lines = m.rlines[r.lines.start:r.lines.end]
 		m.inline(r.text.start, r.text.end)
 	}
+}
+
+// mdPool keeps the scratch of Markdown scans (line and region lists,
+// delimiter stack, labels) for the next one: a scan of a small document
+// would otherwise allocate and clear more for them than it reads.
+var mdPool = sync.Pool{New: func() any { return new(md) }}
+
+// maxPooled bounds the scratch kept in mdPool, in elements of a list or
+// map, so that one huge document does not hold memory for good.
+const maxPooled = 1 << 16
+
+// newMD returns a Markdown scanner for sc, with the scratch of an earlier
+// one if there is one.
+func newMD(sc *scanner) *md {
+	p := mdPool.Get().(*md)
+	*p = md{
+		sc: sc, doc: sc.doc,
+		open: p.open[:0], regions: p.regions[:0], rlines: p.rlines[:0], labels: p.labels, label: p.label[:0],
+		skips: p.skips[:0], noBare: p.noBare[:0], stack: p.stack[:0], runs: p.runs, breaks: p.breaks[:0], seps: p.seps[:0],
+	}
+	return p
+}
+
+// release puts m's scratch back in mdPool, unless it grew too large.
+func (m *md) release() {
+	if cap(m.regions) > maxPooled || cap(m.rlines) > maxPooled || cap(m.skips) > maxPooled ||
+		cap(m.noBare) > maxPooled || cap(m.breaks) > maxPooled || cap(m.seps) > maxPooled || len(m.labels) > maxPooled || len(m.runs) > 64 {
+		return
+	}
+	clear(m.labels)
+	for n, list := range m.runs {
+		if cap(list) > maxPooled {
+			delete(m.runs, n)
+		}
+	}
+	*m = md{
+		open: m.open[:0], regions: m.regions[:0], rlines: m.rlines[:0], labels: m.labels, label: m.label[:0],
+		skips: m.skips[:0], noBare: m.noBare[:0], stack: m.stack[:0], runs: m.runs, breaks: m.breaks[:0], seps: m.seps[:0],
+	}
+	mdPool.Put(m)
 }
 
 // flush ends the open paragraph: its reference definitions, then the rest
@@ -306,7 +355,7 @@ func (m *md) matchOpen(c *cursor, le int) (matched, q, qcol int) {
 // its end and the start of the next line; ok is false when the line does
 // not continue them all.
 func (m *md) contentStart(ls, b int) (q, le, next int, ok bool) {
-	le, next = lineEnd(m.doc, ls, b)
+	le, next = m.sc.lineEnd(ls, b)
 	c := cursor{p: ls}
 	matched, q, _ := m.matchOpen(&c, le)
 	return q, le, next, matched == len(m.open)
@@ -338,8 +387,26 @@ func (m *md) closeFrom(k int) {
 // with the rest of the line as a leaf block.
 func (m *md) line(ls, b int) int {
 	doc := m.doc
-	le, next := lineEnd(doc, ls, b)
+	le, next := m.sc.lineEnd(ls, b)
 	c := cursor{p: ls}
+	if len(m.open) == 0 && !m.fenceOpen {
+		// Outside containers and code, a line whose first character
+		// starts no block is paragraph text (or indented code), the
+		// common case: none of the tests below applies to it, nor to a
+		// line indented 4 columns or more.
+		q, qcol := nonSpace(doc, c, le)
+		if q < le && (qcol >= 4 || !blockStart[doc[q]]) {
+			if qcol < 4 {
+				if end, ok := m.table(q, le, next, b); ok {
+					return end
+				}
+			} else if !m.paraOpen() {
+				return next // indented code
+			}
+			m.para(q, le)
+			return next
+		}
+	}
 	matched, q, qcol := m.matchOpen(&c, le)
 	if m.fenceOpen {
 		if matched == len(m.open) {
@@ -427,6 +494,17 @@ func (m *md) line(ls, b int) int {
 	m.para(q, le)
 	return next
 }
+
+// blockStart are the first characters of the lines that may start or
+// continue a block other than a paragraph: block quotes, list items,
+// thematic breaks, setext underlines, code fences, HTML blocks and ATX
+// headings.
+var blockStart = func() (t [256]bool) {
+	for _, c := range ">-+*0123456789_=`~<#" {
+		t[c] = true
+	}
+	return t
+}()
 
 // interrupts reports whether the line content at q, indented ind columns
 // past its containers, starts a leaf block that ends a paragraph (and so
@@ -757,7 +835,19 @@ func completeTagLine(m *md, q, le int) bool {
 // A table may interrupt a paragraph.
 func (m *md) table(q, le, next, b int) (int, bool) {
 	doc := m.doc
-	if indexByte(doc[q:le], '|') < 0 || next >= b {
+	if next >= b {
+		return 0, false
+	}
+	if len(m.open) == 0 {
+		// Most lines are not followed by a delimiter row: look at the
+		// first byte of the next line's content before searching this
+		// one for a pipe.
+		p, _ := nonSpace(doc, cursor{p: next}, b)
+		if p >= b || doc[p] != '|' && doc[p] != '-' && doc[p] != ':' {
+			return 0, false
+		}
+	}
+	if indexByte(doc[q:le], '|') < 0 {
 		return 0, false
 	}
 	q2, le2, n2, ok := m.contentStart(next, b)
@@ -990,24 +1080,67 @@ func (m *md) refDef(ls []span) int {
 	return lines
 }
 
-// normLabel normalises a link label for matching (CommonMark §4.7): case
-// folded, white space trimmed and collapsed to one space. The case folding
-// is Go's simple one (upper, then lower case), not Unicode's full folding
-// ("ẞ" does not match "SS").
 // hasLabel reports whether the label b is defined, without building its
 // normal form when b is in it already (the common case: lower-case ASCII
 // words with single spaces between them).
 func (m *md) hasLabel(b []byte) bool {
-	for i, c := range b {
-		if c >= 0x80 || 'A' <= c && c <= 'Z' || c < ' ' || c == ' ' && (i == 0 || i == len(b)-1 || b[i-1] == ' ') {
-			return m.labels[normLabel(b)]
-		}
+	if normalLabel(b) {
+		return m.labels[string(b)]
 	}
-	return m.labels[string(b)]
+	if buf, ok := appendNormLabel(m.label[:0], b); ok {
+		m.label = buf
+		return m.labels[string(buf)]
+	}
+	return m.labels[normLabel(b)]
 }
 
+// normalLabel reports whether the label b is its own normal form
+// (normLabel): ASCII without upper-case letters or controls, words with
+// single spaces between them.
+func normalLabel(b []byte) bool {
+	for i, c := range b {
+		if c >= 0x80 || 'A' <= c && c <= 'Z' || c < ' ' || c == ' ' && (i == 0 || i == len(b)-1 || b[i-1] == ' ') {
+			return false
+		}
+	}
+	return true
+}
+
+// normLabel normalises a link label for matching (CommonMark §4.7): case
+// folded, white space trimmed and collapsed to one space. The case folding
+// is Go's simple one (upper, then lower case), not Unicode's full folding
+// ("ẞ" does not match "SS"). An ASCII label, the common case, is
+// normalised in one pass: its white space is what strings.Fields splits
+// at, and folding it lower-cases its letters.
 func normLabel(b []byte) string {
+	if normalLabel(b) {
+		return string(b)
+	}
+	if buf, ok := appendNormLabel(nil, b); ok {
+		return string(buf)
+	}
 	return strings.ToLower(strings.ToUpper(strings.Join(strings.Fields(string(b)), " ")))
+}
+
+// appendNormLabel appends the normal form of the ASCII label b to buf, or
+// reports false when b is not ASCII.
+func appendNormLabel(buf, b []byte) ([]byte, bool) {
+	for _, c := range b {
+		switch {
+		case c >= 0x80:
+			return buf, false
+		case isSpace(c):
+			if len(buf) > 0 && buf[len(buf)-1] != ' ' {
+				buf = append(buf, ' ')
+			}
+		default:
+			buf = append(buf, lower(c))
+		}
+	}
+	if len(buf) > 0 && buf[len(buf)-1] == ' ' {
+		buf = buf[:len(buf)-1]
+	}
+	return buf, true
 }
 
 // title reads a link title opened at r.p, over lines, and reports whether
@@ -1138,12 +1271,14 @@ func (m *md) lineEndAt(p, b int) int {
 	if p < m.region.start || p >= m.region.end {
 		return b
 	}
-	if m.breaks == nil {
-		m.breaks = []int{}
-		for k := m.region.start; k < m.region.end; k++ {
-			if c := m.doc[k]; c == '\n' || c == '\r' {
-				m.breaks = append(m.breaks, k)
+	if !m.breaksIndexed {
+		m.breaksIndexed = true
+		m.breaks = m.breaks[:0]
+		for k := m.region.start; ; k++ {
+			if k = lineBreak(m.doc, k, m.region.end); k >= m.region.end {
+				break
 			}
+			m.breaks = append(m.breaks, k)
 		}
 	}
 	if x := sort.SearchInts(m.breaks, p); x < len(m.breaks) {
@@ -1289,19 +1424,21 @@ func FileNameEnd(s string) bool {
 	return letter
 }
 
-// mdSpecial are the bytes that may start inline structure: the inline
-// scan jumps from one to the next.
-var mdSpecial = newByteSet("\\`<![]")
+// mdSpecial are the bytes that may start inline structure, and the ":"
+// and "/" that end the scheme-shaped word of a bare URL: the inline scan
+// jumps from one to the next.
+var mdSpecial = newByteSet("\\`<![]:/")
 
 // inline scans the inline region doc[a:b] (a paragraph, heading or table
 // cell) in two passes: first the structure CommonMark gives precedence over
 // text (code spans, autolinks, raw HTML, links and images, with the
 // delimiter stack of spec appendix A: a link may not contain a link), then
-// bare URLs in the text between.
+// bare URLs in the text between. The first pass notes the ":" and "/" it
+// meets outside the structure (seps), where the second looks for them.
 func (m *md) inline(a, b int) {
 	sc, doc := m.sc, m.doc
-	m.skips, m.noBare, m.stack, m.runsIndexed = m.skips[:0], m.noBare[:0], m.stack[:0], false
-	m.region, m.breaks, m.lastBracket = span{a, b}, nil, -1
+	m.skips, m.noBare, m.stack, m.seps, m.runsIndexed = m.skips[:0], m.noBare[:0], m.stack[:0], m.seps[:0], false
+	m.region, m.breaksIndexed, m.lastBracket = span{a, b}, false, -1
 	defer func() { m.region = span{} }()
 	watermark := 0 // openers below it are inactive (inside a link)
 	aOpen := -1    // the start of an open inline <a> element
@@ -1310,8 +1447,14 @@ func (m *md) inline(a, b int) {
 			break
 		}
 		switch doc[i] {
+		case ':', '/':
+			m.seps = append(m.seps, i)
+			i++
 		case '\\':
 			if i+1 < b && isASCIIPunct(doc[i+1]) {
+				if c := doc[i+1]; c == ':' || c == '/' {
+					m.seps = append(m.seps, i+1)
+				}
 				i += 2
 			} else {
 				i++
@@ -1361,18 +1504,20 @@ func (m *md) inline(a, b int) {
 		}
 	}
 	// Bare URLs in the gaps between the structure.
-	slices.SortFunc(m.skips, func(x, y span) int { return x.start - y.start })
+	if bySpanStart := func(x, y span) int { return x.start - y.start }; !slices.IsSortedFunc(m.skips, bySpanStart) {
+		slices.SortFunc(m.skips, bySpanStart) // a link's "[" comes after the structure in its text
+	}
 	first := len(sc.cands)
 	o := bareOpts{mode: decMarkdown, entityTail: true}
-	g := a
+	g, k := a, 0
 	for _, s := range m.skips {
 		if s.start > g {
-			sc.scanBare(g, s.start, o)
+			k = m.bareGap(g, s.start, k, o)
 		}
 		g = max(g, s.end)
 	}
 	if g < b {
-		sc.scanBare(g, b, o)
+		m.bareGap(g, b, k, o)
 	}
 	if len(m.noBare) == 0 || first == len(sc.cands) {
 		return
@@ -1391,6 +1536,20 @@ func (m *md) inline(a, b int) {
 		out = append(out, c)
 	}
 	sc.cands = out
+}
+
+// bareGap finds the bare URLs of the gap doc[g:e] between inline
+// structure, as scanBare does, at the ":" and "/" the first pass of inline
+// found there, from seps[k] on: every one outside the structure, in order.
+// It returns the index of the first one after the gap.
+func (m *md) bareGap(g, e, k int, o bareOpts) int {
+	i := g
+	for ; k < len(m.seps) && m.seps[k] < e; k++ {
+		if j := m.seps[k]; j >= i {
+			i = m.sc.bareStep(i, j, e, o)
+		}
+	}
+	return k
 }
 
 // maxOpeners bounds the delimiter stack: a document of 10 MB of "[" would

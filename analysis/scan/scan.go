@@ -313,8 +313,36 @@ func (sc *scanner) run(lang string) {
 // reference definitions and HTML blocks before its inline regions, which
 // wait for the end of the document), so this is cheap.
 func (sc *scanner) sorted() []Candidate {
-	slices.SortStableFunc(sc.cands, func(x, y Candidate) int { return x.Start - y.Start })
+	if !slices.IsSortedFunc(sc.cands, func(x, y Candidate) int { return x.Start - y.Start }) {
+		slices.SortStableFunc(sc.cands, func(x, y Candidate) int { return x.Start - y.Start })
+	}
+	sc.fillTexts()
 	return sc.cands
+}
+
+// fillTexts sets the Text of the candidates that emit left without one,
+// whose Text is doc[Start:End], to substrings of one string: one
+// allocation instead of one for each.
+func (sc *scanner) fillTexts() {
+	if sc.rawText == 0 {
+		return
+	}
+	pending := func(c *Candidate) bool { return c.Text == "" && c.Offsets == nil && c.End > c.Start }
+	var b strings.Builder
+	b.Grow(sc.rawText)
+	for i := range sc.cands {
+		if c := &sc.cands[i]; pending(c) {
+			b.Write(sc.doc[c.Start:c.End])
+		}
+	}
+	all, k := b.String(), 0
+	for i := range sc.cands {
+		if c := &sc.cands[i]; pending(c) {
+			c.Text = all[k : k+c.End-c.Start]
+			k += c.End - c.Start
+		}
+	}
+	sc.rawText = 0
 }
 
 type langKind uint8

@@ -384,3 +384,28 @@ var textLanguages = map[string]bool{
 	"latex": true, "bibtex": true, "diff": true, "bat": true,
 	"csv": true, "log": true,
 }
+
+// TestNormLabel compares normLabel's one-pass ASCII normalisation with the
+// definition: strings.Fields, joined by one space, upper then lower case.
+func TestNormLabel(t *testing.T) {
+	for _, label := range []string{"", " ", "foo", "Foo Bar", " foo\tbar \n baz ", "a\vb\fc\rd", "A  B",
+		"x\x01y", "ẞ", "Straße  X", "ΑΓΩ", "a\u00a0b", "a\u0085b", "foo bar", "foo bar ", "[x]"} {
+		want := strings.ToLower(strings.ToUpper(strings.Join(strings.Fields(label), " ")))
+		if got := normLabel([]byte(label)); got != want {
+			t.Errorf("normLabel(%q) = %q, want %q", label, got, want)
+		}
+	}
+}
+
+// TestBareStarts checks that every name of bareSchemes passes the filter
+// of lookupSyntax, and that the filter is on.
+func TestBareStarts(t *testing.T) {
+	for name, syn := range bareSchemes {
+		if got, ok := lookupSyntax([]byte(strings.ToUpper(name))); !ok || got != syn {
+			t.Errorf("lookupSyntax(%q) = %v, %v", name, got, ok)
+		}
+	}
+	if bareStarts['n'-'a']['o'] {
+		t.Error("bareStarts lets \"no…\" through: a name of bareSchemes does not start with a letter and an ASCII byte")
+	}
+}

@@ -96,9 +96,32 @@ func lookupSyntax(b []byte) (bareSyntax, bool) {
 	if !ok {
 		return synSlashes, false
 	}
+	if len(n) >= 2 && 'a' <= n[0] && n[0] <= 'z' && n[1] < 0x80 && !bareStarts[n[0]-'a'][n[1]] {
+		var none bareSyntax
+		return none, false // most words before a ":" are prose: no hashing
+	}
 	syn, ok := bareSchemes[string(n)]
 	return syn, ok
 }
+
+// bareStarts holds the first two characters of the names of bareSchemes
+// (letter, then any ASCII byte), so that lookupSyntax rejects most words
+// without a map lookup. A name that does not start so would turn the
+// filter off (every entry true).
+var bareStarts = func() (t [26][0x80]bool) {
+	for name := range bareSchemes {
+		if len(name) < 2 || name[0] < 'a' || name[0] > 'z' || name[1] >= 0x80 {
+			for k := range t {
+				for c := range t[k] {
+					t[k][c] = true
+				}
+			}
+			return t
+		}
+		t[name[0]-'a'][name[1]] = true
+	}
+	return t
+}()
 
 // inUse reports whether the scheme name b is in use: one of bareSchemes or
 // schemes.InUse (the IANA registry and the widely used unregistered ones).
