@@ -172,13 +172,18 @@ func (s *Server) stopTimer(d *document) {
 
 // analysis is everything the features need about one version of a document.
 type analysis struct {
-	gen       uint64
-	version   int32
-	text      []byte
-	mapper    *Mapper
-	lang      string
-	checked                    // the candidates and the checks' diagnostics
-	plain     bool             // scan.PlainText(text, lang): edits re-scan paragraphs only
+	gen     uint64
+	version int32
+	text    []byte
+	mapper  *Mapper
+	lang    string
+	checked               // the candidates and the checks' diagnostics
+	plain   bool          // scan.PlainText(text, lang): edits re-scan paragraphs only
+	outline *scan.Outline // Markdown: what edits re-scan a window with (nil in other languages)
+	// docBase, when not nil, is the text of the document's first
+	// <base href> ("" for none), for an analysis whose candidates are
+	// those near the cursor only (hoverAnalysis).
+	docBase   *string
 	epoch     uint64           // Server.epoch when it was computed: its configuration
 	findings  []config.Finding // all of them: the fix-all fixes them all
 	shown     []config.Finding // the diagnostics: findings cut to maxFindings
@@ -237,12 +242,24 @@ func (s *Server) analyze(ctx context.Context, snap *snapshot, base *analysis) (*
 	case base != nil && base.plain && a.plain:
 		cands, reuse = rescanPlainText(base, snap.text, change)
 		sups = scan.PlainTextSuppressions(snap.text)
+	case base != nil && base.outline != nil && !a.plain:
+		if w, ok := base.outline.Rescan(snap.text, change.start, change.oldEnd, change.newEnd); ok {
+			cands, reuse = spliceWindow(base, change, w.Start, w.OldEnd, w.Candidates)
+			a.outline, sups = base.outline.Apply(snap.text, w)
+			break
+		}
+		var scanned scan.Result
+		scanned, a.outline = scan.ScanOutline(snap.text, lang)
+		cands, sups = scanned.Candidates, scanned.Suppressions
+		reuse = reuseUnchanged(base, change, cands)
 	case base != nil:
-		scanned := scan.Scan(snap.text, lang)
+		var scanned scan.Result
+		scanned, a.outline = scan.ScanOutline(snap.text, lang)
 		cands, sups = scanned.Candidates, scanned.Suppressions
 		reuse = reuseUnchanged(base, change, cands)
 	default:
-		scanned := scan.Scan(snap.text, lang)
+		var scanned scan.Result
+		scanned, a.outline = scan.ScanOutline(snap.text, lang)
 		cands, sups = scanned.Candidates, scanned.Suppressions
 	}
 	a.candidates = cands
