@@ -180,9 +180,11 @@ type analysis struct {
 	checked               // the candidates and the checks' diagnostics
 	plain   bool          // scan.PlainText(text, lang): edits re-scan paragraphs only
 	outline *scan.Outline // Markdown: what edits re-scan a window with (nil in other languages)
-	// docBase, when not nil, is the text of the document's first
-	// <base href> ("" for none), for an analysis whose candidates are
-	// those near the cursor only (hoverAnalysis).
+	// baseIdx is the index in candidates of the document's first
+	// <base href> with a scheme, or -1; docBase, when not nil, is its
+	// text ("" for none), also for an analysis whose candidates are those
+	// near the cursor only (hoverAnalysis).
+	baseIdx   int
 	docBase   *string
 	epoch     uint64           // Server.epoch when it was computed: its configuration
 	findings  []config.Finding // all of them: the fix-all fixes them all
@@ -238,13 +240,14 @@ func (s *Server) analyze(ctx context.Context, snap *snapshot, base *analysis) (*
 	var cands []scan.Candidate
 	var sups []scan.Suppression
 	reuse := noReuse
+	a.baseIdx = -2 // not known yet
 	switch {
 	case base != nil && base.plain && a.plain:
-		cands, reuse = rescanPlainText(base, snap.text, change)
+		cands, reuse, a.baseIdx = rescanPlainText(base, snap.text, change)
 		sups = scan.PlainTextSuppressions(snap.text)
 	case base != nil && base.outline != nil && !a.plain:
 		if w, ok := base.outline.Rescan(snap.text, change.start, change.oldEnd, change.newEnd); ok {
-			cands, reuse = spliceWindow(base, change, w.Start, w.OldEnd, w.Candidates)
+			cands, reuse, a.baseIdx = spliceWindow(base, change, w.Start, w.OldEnd, w.Candidates)
 			a.outline, sups = base.outline.Apply(snap.text, w)
 			break
 		}
@@ -263,6 +266,13 @@ func (s *Server) analyze(ctx context.Context, snap *snapshot, base *analysis) (*
 		cands, sups = scanned.Candidates, scanned.Suppressions
 	}
 	a.candidates = cands
+	if a.baseIdx == -2 {
+		a.baseIdx = indexBase(cands)
+	}
+	a.docBase = new("")
+	if a.baseIdx >= 0 {
+		a.docBase = &cands[a.baseIdx].Text
+	}
 	snap.setScanned(a) // hovers, links and tokens may go on
 	if err := ctx.Err(); err != nil {
 		return nil, err

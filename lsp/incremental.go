@@ -8,6 +8,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/urlls/urlls/analysis/checks"
+	"github.com/urlls/urlls/analysis/parser"
 	"github.com/urlls/urlls/analysis/scan"
 )
 
@@ -168,7 +169,7 @@ func noReuse(int) ([]checks.Diagnostic, bool) { return nil, false }
 // (scan.PlainText), from those of base, the analysis of an older text
 // under the same options that ch made text of, re-scanning only the paragraphs the change
 // touches, and which diagnostics of base they keep (for checkCandidates).
-func rescanPlainText(base *analysis, text []byte, ch textChange) ([]scan.Candidate, func(i int) ([]checks.Diagnostic, bool)) {
+func rescanPlainText(base *analysis, text []byte, ch textChange) ([]scan.Candidate, func(i int) ([]checks.Diagnostic, bool), int) {
 	// The boundaries lie in the unchanged text: before the change in both
 	// texts, and after it (moved by delta).
 	p0 := paragraphStart(text, ch.start)
@@ -183,19 +184,22 @@ func rescanPlainText(base *analysis, text []byte, ch textChange) ([]scan.Candida
 // old text's [p0, p1old), and no candidate depends on bytes across p0 or
 // p1 (nor on the byte before p1): base's candidates before p0 and from
 // p1old on (moved), with window between. It also returns which diagnostics
-// of base they keep (for checkCandidates).
-func spliceWindow(base *analysis, ch textChange, p0, p1old int, window []scan.Candidate) ([]scan.Candidate, func(i int) ([]checks.Diagnostic, bool)) {
+// of base they keep (for checkCandidates), and the index of the first
+// <base href> of the candidates (analysis.baseIdx).
+func spliceWindow(base *analysis, ch textChange, p0, p1old int, window []scan.Candidate) ([]scan.Candidate, func(i int) ([]checks.Diagnostic, bool), int) {
 	old := base.candidates
 	c0 := sort.Search(len(old), func(i int) bool { return old[i].Start >= p0 })
 	c1 := sort.Search(len(old), func(i int) bool { return old[i].Start >= p1old })
 	cands := make([]scan.Candidate, 0, c0+len(window)+len(old)-c1)
 	cands = append(cands, old[:c0]...)
 	cands = append(cands, window...)
-	cands = append(cands, shiftCandidates(old[c1:], ch.delta())...)
+	cands = append(cands, old[c1:]...)
 	after := c0 + len(window) // the first candidate after the window
+	shiftInPlace(cands[after:], ch.delta())
 	// In the window, the candidates the edit did not touch (all but one
 	// of 40k URLs on one line) keep their diagnostics too.
 	inWindow := reuseUnchanged(base, ch, cands)
+	baseIdx, _ := spliceBase(base, p0, p1old, window)
 	return cands, func(i int) ([]checks.Diagnostic, bool) {
 		switch {
 		case i < c0:
@@ -204,7 +208,18 @@ func spliceWindow(base *analysis, ch textChange, p0, p1old int, window []scan.Ca
 			return shiftDiagnostics(base.diagsOf(i-after+c1), ch.delta()), true
 		}
 		return inWindow(i)
+	}, baseIdx
+}
+
+// indexBase returns the index of the first <base href> of cands with a
+// scheme, or -1.
+func indexBase(cands []scan.Candidate) int {
+	for i, c := range cands {
+		if c.Context == scan.Base && parser.Scheme(c.Text) != "" {
+			return i
+		}
 	}
+	return -1
 }
 
 // reuseUnchanged says which diagnostics of base, the analysis of an older
@@ -256,11 +271,18 @@ func sameCandidate(a, b scan.Candidate, shift int) bool {
 func shiftCandidates(cands []scan.Candidate, delta int) []scan.Candidate {
 	out := make([]scan.Candidate, len(cands))
 	copy(out, cands)
+	shiftInPlace(out, delta)
+	return out
+}
+
+// shiftInPlace moves cands, a copy, by delta bytes; their Offsets are
+// copied.
+func shiftInPlace(cands []scan.Candidate, delta int) {
 	if delta == 0 {
-		return out
+		return
 	}
-	for i := range out {
-		c := &out[i]
+	for i := range cands {
+		c := &cands[i]
 		c.Start += delta
 		c.End += delta
 		if c.Offsets != nil {
@@ -271,7 +293,6 @@ func shiftCandidates(cands []scan.Candidate, delta int) []scan.Candidate {
 			c.Offsets = offs
 		}
 	}
-	return out
 }
 
 // shiftDiagnostics returns diags moved by delta bytes, their fixes too.
@@ -368,7 +389,7 @@ func newNearEdit(pa *analysis, snap *snapshot) *nearEdit {
 			return nil
 		}
 		n.window = w
-		n.docBase = spliceBase(pa.candidates, w.Start, w.OldEnd, w.Candidates)
+		_, n.docBase = spliceBase(pa, w.Start, w.OldEnd, w.Candidates)
 	}
 	n.mapper = newEditView(pa.mapper, snap.text, ch, snap.lines)
 	return n
@@ -411,17 +432,33 @@ func windowNear(base *analysis, change textChange, p0, p1, p1old int, window []s
 	return nil
 }
 
-// spliceBase returns the text of the first <base href> of the candidates
-// that spliceWindow makes of old and window, or "".
-func spliceBase(old []scan.Candidate, p0, p1old int, window []scan.Candidate) string {
+// spliceBase returns the index of the first <base href> (with a scheme)
+// of the candidates that spliceWindow makes of base's and window, and its
+// text, or -1 and "".
+func spliceBase(base *analysis, p0, p1old int, window []scan.Candidate) (int, string) {
+	old := base.candidates
 	c0 := sort.Search(len(old), func(i int) bool { return old[i].Start >= p0 })
 	c1 := sort.Search(len(old), func(i int) bool { return old[i].Start >= p1old })
-	for _, cs := range [][]scan.Candidate{old[:c0], window, old[c1:]} {
-		if b, ok := firstBase(cs); ok {
-			return b
+	b := base.baseIdx
+	switch {
+	case b >= 0 && b < c0:
+		return b, old[b].Text
+	case b >= c1:
+		if k := indexBase(window); k >= 0 {
+			return c0 + k, window[k].Text
 		}
+		return b - c1 + c0 + len(window), old[b].Text
 	}
-	return ""
+	if k := indexBase(window); k >= 0 {
+		return c0 + k, window[k].Text
+	}
+	if b < 0 {
+		return -1, "" // none before, so none after
+	}
+	if k := indexBase(old[c1:]); k >= 0 {
+		return c0 + len(window) + k, old[c1+k].Text
+	}
+	return -1, ""
 }
 
 // candidatesNear returns the candidates of text, a plain-text document

@@ -85,7 +85,7 @@ func published(t testing.TB, s *Server, a *analysis) string {
 	for _, c := range a.candidates {
 		fmt.Fprintf(&b, "url %d-%d %q %v %v %v %v\n", c.Start, c.End, c.Text, c.Offsets, c.Context, c.Relative, c.Unrendered)
 	}
-	fmt.Fprintf(&b, "findings %d\n", len(a.findings))
+	fmt.Fprintf(&b, "findings %d\nbase %d %q\n", len(a.findings), a.baseIdx, *a.docBase)
 	return b.String()
 }
 
@@ -199,6 +199,8 @@ func FuzzIncremental(f *testing.F) {
 	f.Add(byte(1), "```\nhttp://a.org/%zz\n```\n\nhttp://b.org/%zz\n", uint16(0), uint16(0), "x")
 	f.Add(byte(2), "<!-- x -->\n<a href=\"http://a.org/%zz\">\n", uint16(4), uint16(3), "\n\n")
 	f.Add(byte(5), "a\n\n::\n\n  http://a.org/%zz\n", uint16(3), uint16(2), "b")
+	f.Add(byte(1), "[r]\n\n- a\n\n  http://a.org/%zz\n\n> q\n\n[r]: http://r.org/%zz\n", uint16(12), uint16(0), "[s]: http://s.org/\n")
+	f.Add(byte(1), "<!-- urlls-disable -->\n\n<!-- a\n\nhttp://a.org/%zz\n-->\n\nhttp://b.org/%zz\r\n\r\n", uint16(40), uint16(3), "")
 	s := newServer(nopClient{}, Options{Logger: zap.NewNop(), Debounce: time.Hour})
 	f.Fuzz(func(t *testing.T, which byte, text string, at, del uint16, insert string) {
 		l := incrementalLanguages[int(which)%len(incrementalLanguages)]

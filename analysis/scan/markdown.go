@@ -153,9 +153,14 @@ func (sc *scanner) scanMarkdown(a, b int) {
 func (sc *scanner) markdownBlocks(a, b int, out *Outline, stop func(ls int, blank int) bool) *md {
 	m := &md{sc: sc, doc: sc.doc, out: out, end: b}
 	// Room for the inline regions and paragraph lines of most documents
-	// at once, not by doubling.
-	m.regions = make([]region, 0, (b-a)/128+16)
-	m.rlines = make([]span, 0, (b-a)/64+16)
+	// at once, not by doubling; a pass that may stop early (a window of
+	// an edit, see Outline) grows them as it goes.
+	size := b - a
+	if stop != nil {
+		size = min(size, 16<<10)
+	}
+	m.regions = make([]region, 0, size/128+16)
+	m.rlines = make([]span, 0, size/64+16)
 	blank := a // the start of the last blank line
 	for ls := a; ls < b; {
 		if m.afterBlank && ls > a {
