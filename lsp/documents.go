@@ -31,8 +31,8 @@ import (
 //     and redoes only what the edits since touched (incremental.go).
 //   - Hovers, links and tokens need the candidates only: they are answered
 //     once the analysis has them (snapshot.scanned), before its checks; a
-//     hover right after a plain-text edit does not even wait for that
-//     (hoverAnalysis).
+//     hover right after an edit of plain text or Markdown does not even
+//     wait for that (hoverAnalysis).
 //   - A request (hover, code action, links, tokens) takes the snapshot of
 //     its document in order, after the changes sent before it, and then
 //     lets the requests behind it go (release): it waits for its

@@ -24,11 +24,13 @@ import (
 // them, and its findings, is kept as it was, and every one after them is
 // kept shifted by the edit's byte delta. The configuration (severities,
 // suppressions, the cut to maxFindings) is applied to the whole document
-// again: suppression regions reach far. Other languages have block
-// constructs that make a far line mean something else (fences, comments,
-// literal blocks), so they are scanned whole; the checks of a candidate
-// whose text and surroundings did not change are still reused, which is
-// where most of the time goes.
+// again: suppression regions reach far. Markdown is scanned again in a
+// window from a blank line before the edit to one after it where the
+// scanner provably reads on as before (scan.Outline.Rescan), and spliced
+// the same way. Other languages have block constructs that make a far line
+// mean something else (comments, literal blocks), so they are scanned
+// whole; the checks of a candidate whose text and surroundings did not
+// change are still reused, which is where most of the time goes.
 
 // textChange is the one region where two texts differ: old[start:oldEnd]
 // became new[start:newEnd].
