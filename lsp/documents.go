@@ -31,8 +31,8 @@ import (
 //     and redoes only what the edits since touched (incremental.go).
 //   - Hovers, links and tokens need the candidates only: they are answered
 //     once the analysis has them (snapshot.scanned), before its checks; a
-//     hover right after a plain-text edit does not even wait for that
-//     (hoverAnalysis).
+//     hover right after an edit of plain text or Markdown does not even
+//     wait for that (hoverAnalysis).
 //   - A request (hover, code action, links, tokens) takes the snapshot of
 //     its document in order, after the changes sent before it, and then
 //     lets the requests behind it go (release): it waits for its
@@ -172,13 +172,20 @@ func (s *Server) stopTimer(d *document) {
 
 // analysis is everything the features need about one version of a document.
 type analysis struct {
-	gen       uint64
-	version   int32
-	text      []byte
-	mapper    *Mapper
-	lang      string
-	checked                    // the candidates and the checks' diagnostics
-	plain     bool             // scan.PlainText(text, lang): edits re-scan paragraphs only
+	gen     uint64
+	version int32
+	text    []byte
+	mapper  *Mapper
+	lang    string
+	checked               // the candidates and the checks' diagnostics
+	plain   bool          // scan.PlainText(text, lang): edits re-scan paragraphs only
+	outline *scan.Outline // Markdown: what edits re-scan a window with (nil in other languages)
+	// baseIdx is the index in candidates of the document's first
+	// <base href> with a scheme, or -1; docBase, when not nil, is its
+	// text ("" for none), also for an analysis whose candidates are those
+	// near the cursor only (hoverAnalysis).
+	baseIdx   int
+	docBase   *string
 	epoch     uint64           // Server.epoch when it was computed: its configuration
 	findings  []config.Finding // all of them: the fix-all fixes them all
 	shown     []config.Finding // the diagnostics: findings cut to maxFindings
@@ -233,19 +240,39 @@ func (s *Server) analyze(ctx context.Context, snap *snapshot, base *analysis) (*
 	var cands []scan.Candidate
 	var sups []scan.Suppression
 	reuse := noReuse
+	a.baseIdx = -2 // not known yet
 	switch {
 	case base != nil && base.plain && a.plain:
-		cands, reuse = rescanPlainText(base, snap.text, change)
+		cands, reuse, a.baseIdx = rescanPlainText(base, snap.text, change)
 		sups = scan.PlainTextSuppressions(snap.text)
+	case base != nil && base.outline != nil && !a.plain:
+		if w, ok := base.outline.Rescan(snap.text, change.start, change.oldEnd, change.newEnd); ok {
+			cands, reuse, a.baseIdx = spliceWindow(base, change, w.Start, w.OldEnd, w.Candidates)
+			a.outline, sups = base.outline.Apply(snap.text, w)
+			break
+		}
+		var scanned scan.Result
+		scanned, a.outline = scan.ScanOutline(snap.text, lang)
+		cands, sups = scanned.Candidates, scanned.Suppressions
+		reuse = reuseUnchanged(base, change, cands)
 	case base != nil:
-		scanned := scan.Scan(snap.text, lang)
+		var scanned scan.Result
+		scanned, a.outline = scan.ScanOutline(snap.text, lang)
 		cands, sups = scanned.Candidates, scanned.Suppressions
 		reuse = reuseUnchanged(base, change, cands)
 	default:
-		scanned := scan.Scan(snap.text, lang)
+		var scanned scan.Result
+		scanned, a.outline = scan.ScanOutline(snap.text, lang)
 		cands, sups = scanned.Candidates, scanned.Suppressions
 	}
 	a.candidates = cands
+	if a.baseIdx == -2 {
+		a.baseIdx = indexBase(cands)
+	}
+	a.docBase = new("")
+	if a.baseIdx >= 0 {
+		a.docBase = &cands[a.baseIdx].Text
+	}
 	snap.setScanned(a) // hovers, links and tokens may go on
 	if err := ctx.Err(); err != nil {
 		return nil, err

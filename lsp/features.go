@@ -173,24 +173,30 @@ func (s *Server) Hover(ctx context.Context, p *protocol.HoverParams) (*protocol.
 	if err != nil {
 		return nil, err
 	}
+	return s.hover(a, p), nil
+}
+
+// hover answers p from a, the analysis of the text the client sees (or what
+// a hover needs of it, see hoverAnalysis).
+func (s *Server) hover(a *analysis, p *protocol.HoverParams) *protocol.Hover {
 	s.mu.Lock()
 	markdown := s.settings.markdownHover
 	s.mu.Unlock()
 	off := a.mapper.PositionOffset(p.Position)
 	c, ok := candidateAt(a, off)
 	if !ok {
-		return nil, nil
+		return nil
 	}
 	tree, perr := parseCandidate(c, a.opts)
 	if perr != nil {
-		return s.errorHover(a, c, perr, markdown, documentBase(a, p.TextDocument.URI)), nil
+		return s.errorHover(a, c, perr, markdown, documentBase(a, p.TextDocument.URI))
 	}
 	path := tree.Path(textOffset(c, off))
 	if len(path) > 1 {
 		path = path[1:] // the chain starts at the scheme's start rule, below RFC 1808's URL
 	}
 	if len(path) == 0 {
-		return nil, nil
+		return nil
 	}
 	inner := tree.Nodes[path[len(path)-1]]
 	rule := inner.Rule()
@@ -224,7 +230,7 @@ func (s *Server) Hover(ctx context.Context, p *protocol.HoverParams) (*protocol.
 		kind = protocol.Markdown
 	}
 	r := a.mapper.Range(c.DocOffset(int(inner.Start)), c.DocOffset(int(inner.End)))
-	return &protocol.Hover{Contents: protocol.MarkupContent{Kind: kind, Value: b.String()}, Range: &r}, nil
+	return &protocol.Hover{Contents: protocol.MarkupContent{Kind: kind, Value: b.String()}, Range: &r}
 }
 
 // errorHover explains a URL that does not parse.
@@ -331,12 +337,27 @@ func (s *Server) CodeAction(ctx context.Context, p *protocol.CodeActionParams) (
 // documentBase is what the document's relative references are relative to:
 // its first <base href> (HTML §4.2.3), else its URI.
 func documentBase(a *analysis, uri protocol.DocumentURI) string {
-	for _, c := range a.candidates {
-		if c.Context == scan.Base && parser.Scheme(c.Text) != "" {
-			return c.Text
-		}
+	b, ok := "", false
+	if a.docBase != nil {
+		b, ok = *a.docBase, *a.docBase != ""
+	} else {
+		b, ok = firstBase(a.candidates)
+	}
+	if ok {
+		return b
 	}
 	return string(uri)
+}
+
+// firstBase returns the text of the first <base href> of cands with a
+// scheme.
+func firstBase(cands []scan.Candidate) (string, bool) {
+	for _, c := range cands {
+		if c.Context == scan.Base && parser.Scheme(c.Text) != "" {
+			return c.Text, true
+		}
+	}
+	return "", false
 }
 
 // DocumentLink returns a link for every URL; relative references are

@@ -8,6 +8,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/urlls/urlls/analysis/checks"
+	"github.com/urlls/urlls/analysis/parser"
 	"github.com/urlls/urlls/analysis/scan"
 )
 
@@ -23,11 +24,13 @@ import (
 // them, and its findings, is kept as it was, and every one after them is
 // kept shifted by the edit's byte delta. The configuration (severities,
 // suppressions, the cut to maxFindings) is applied to the whole document
-// again: suppression regions reach far. Other languages have block
-// constructs that make a far line mean something else (fences, comments,
-// literal blocks), so they are scanned whole; the checks of a candidate
-// whose text and surroundings did not change are still reused, which is
-// where most of the time goes.
+// again: suppression regions reach far. Markdown is scanned again in a
+// window from a blank line before the edit to one after it where the
+// scanner provably reads on as before (scan.Outline.Rescan), and spliced
+// the same way. Other languages have block constructs that make a far line
+// mean something else (comments, literal blocks), so they are scanned
+// whole; the checks of a candidate whose text and surroundings did not
+// change are still reused, which is where most of the time goes.
 
 // textChange is the one region where two texts differ: old[start:oldEnd]
 // became new[start:newEnd].
@@ -168,25 +171,37 @@ func noReuse(int) ([]checks.Diagnostic, bool) { return nil, false }
 // (scan.PlainText), from those of base, the analysis of an older text
 // under the same options that ch made text of, re-scanning only the paragraphs the change
 // touches, and which diagnostics of base they keep (for checkCandidates).
-func rescanPlainText(base *analysis, text []byte, ch textChange) ([]scan.Candidate, func(i int) ([]checks.Diagnostic, bool)) {
+func rescanPlainText(base *analysis, text []byte, ch textChange) ([]scan.Candidate, func(i int) ([]checks.Diagnostic, bool), int) {
 	// The boundaries lie in the unchanged text: before the change in both
 	// texts, and after it (moved by delta).
 	p0 := paragraphStart(text, ch.start)
 	p1 := paragraphEnd(text, ch.newEnd)
 	p1old := p1 - ch.delta()
 	window := scan.ScanPlainTextRange(text, p0, p1)
-	// No candidate spans a boundary.
+	return spliceWindow(base, ch, p0, p1old, window)
+}
+
+// spliceWindow returns the candidates of text, that ch made from base's
+// text, when window are its candidates in text[p0:p1], which replaces the
+// old text's [p0, p1old), and no candidate depends on bytes across p0 or
+// p1 (nor on the byte before p1): base's candidates before p0 and from
+// p1old on (moved), with window between. It also returns which diagnostics
+// of base they keep (for checkCandidates), and the index of the first
+// <base href> of the candidates (analysis.baseIdx).
+func spliceWindow(base *analysis, ch textChange, p0, p1old int, window []scan.Candidate) ([]scan.Candidate, func(i int) ([]checks.Diagnostic, bool), int) {
 	old := base.candidates
 	c0 := sort.Search(len(old), func(i int) bool { return old[i].Start >= p0 })
 	c1 := sort.Search(len(old), func(i int) bool { return old[i].Start >= p1old })
 	cands := make([]scan.Candidate, 0, c0+len(window)+len(old)-c1)
 	cands = append(cands, old[:c0]...)
 	cands = append(cands, window...)
-	cands = append(cands, shiftCandidates(old[c1:], ch.delta())...)
+	cands = append(cands, old[c1:]...)
 	after := c0 + len(window) // the first candidate after the window
+	shiftInPlace(cands[after:], ch.delta())
 	// In the window, the candidates the edit did not touch (all but one
 	// of 40k URLs on one line) keep their diagnostics too.
 	inWindow := reuseUnchanged(base, ch, cands)
+	baseIdx, _ := spliceBase(base, p0, p1old, window)
 	return cands, func(i int) ([]checks.Diagnostic, bool) {
 		switch {
 		case i < c0:
@@ -195,7 +210,18 @@ func rescanPlainText(base *analysis, text []byte, ch textChange) ([]scan.Candida
 			return shiftDiagnostics(base.diagsOf(i-after+c1), ch.delta()), true
 		}
 		return inWindow(i)
+	}, baseIdx
+}
+
+// indexBase returns the index of the first <base href> of cands with a
+// scheme, or -1.
+func indexBase(cands []scan.Candidate) int {
+	for i, c := range cands {
+		if c.Context == scan.Base && parser.Scheme(c.Text) != "" {
+			return i
+		}
 	}
+	return -1
 }
 
 // reuseUnchanged says which diagnostics of base, the analysis of an older
@@ -247,11 +273,18 @@ func sameCandidate(a, b scan.Candidate, shift int) bool {
 func shiftCandidates(cands []scan.Candidate, delta int) []scan.Candidate {
 	out := make([]scan.Candidate, len(cands))
 	copy(out, cands)
+	shiftInPlace(out, delta)
+	return out
+}
+
+// shiftInPlace moves cands, a copy, by delta bytes; their Offsets are
+// copied.
+func shiftInPlace(cands []scan.Candidate, delta int) {
 	if delta == 0 {
-		return out
+		return
 	}
-	for i := range out {
-		c := &out[i]
+	for i := range cands {
+		c := &cands[i]
 		c.Start += delta
 		c.End += delta
 		if c.Offsets != nil {
@@ -262,7 +295,6 @@ func shiftCandidates(cands []scan.Candidate, delta int) []scan.Candidate {
 			c.Offsets = offs
 		}
 	}
-	return out
 }
 
 // shiftDiagnostics returns diags moved by delta bytes, their fixes too.
@@ -294,11 +326,14 @@ func shiftDiagnostics(diags []checks.Diagnostic, delta int) []checks.Diagnostic 
 
 // hoverAnalysis returns what a hover at pos needs of the document u: the
 // analysis of its current version once that has its candidates, or, while
-// it has not, one made at once from the analysis of the version before, when
-// that is plain text and one edit made this version: the candidate under
-// the cursor, kept or moved by the edit, or the paragraphs it touched,
-// scanned again (rescanPlainText's reasoning). So a hover right after an
-// edit costs about what an idle one does.
+// it has not, one made at once from the analysis of the version before,
+// when one edit made this version and that analysis can be re-scanned
+// locally (plain text, Markdown): the candidate under the cursor, kept or
+// moved by the edit, or those of the window the edit makes the scanner read
+// again (rescanPlainText's and scan.Outline.Rescan's reasoning), when the
+// cursor is in it. Positions map through the line table of the version
+// before (editView). So a hover right after an edit costs about what an
+// idle one does.
 func (s *Server) hoverAnalysis(ctx context.Context, u protocol.DocumentURI, pos protocol.Position) (*analysis, error) {
 	s.mu.Lock()
 	var snap, prev *snapshot
@@ -318,17 +353,114 @@ func (s *Server) hoverAnalysis(ctx context.Context, u protocol.DocumentURI, pos 
 	if prev != nil && !ready {
 		select {
 		case <-prev.scanned:
-			if pa := prev.partial; pa != nil && pa.plain && (snap.change.start >= scan.SniffLimit || scan.PlainText(snap.text, pa.lang)) {
-				m := snap.lines.get()
-				a := &analysis{gen: snap.gen, version: snap.version, text: snap.text, mapper: m, lang: pa.lang,
-					plain: true, epoch: pa.epoch, opts: pa.opts}
-				a.candidates = candidatesNear(pa, snap.text, snap.change, m.PositionOffset(pos))
-				return a, nil
+			if pa := prev.partial; pa != nil {
+				if n := newNearEdit(pa, snap); n != nil {
+					return n.analysis(pos), nil
+				}
 			}
 		default:
 		}
 	}
 	return s.current(ctx, u, false)
+}
+
+// nearEdit is what hovers right after one edit need (hoverAnalysis):
+// the analysis before it, a Mapper of the new text through its line table,
+// and the window the edit makes the scanner read again.
+type nearEdit struct {
+	pa      *analysis
+	snap    *snapshot
+	plain   bool
+	mapper  *Mapper
+	window  *scan.Window // Markdown
+	docBase string
+}
+
+// newNearEdit returns the nearEdit of snap, made by one edit from the text
+// of pa, or nil when pa's language cannot be re-scanned locally.
+func newNearEdit(pa *analysis, snap *snapshot) *nearEdit {
+	ch := snap.change
+	n := &nearEdit{pa: pa, snap: snap}
+	n.plain = pa.plain && (ch.start >= scan.SniffLimit || scan.PlainText(snap.text, pa.lang))
+	if !n.plain {
+		if pa.outline == nil || pa.plain {
+			return nil
+		}
+		w, ok := pa.outline.Rescan(snap.text, ch.start, ch.oldEnd, ch.newEnd)
+		if !ok {
+			return nil
+		}
+		n.window = w
+		_, n.docBase = spliceBase(pa, w.Start, w.OldEnd, w.Candidates)
+	}
+	n.mapper = newEditView(pa.mapper, snap.text, ch, snap.lines)
+	return n
+}
+
+// analysis returns an analysis of the new text that holds the candidates a
+// hover at pos needs.
+func (n *nearEdit) analysis(pos protocol.Position) *analysis {
+	pa, snap, ch := n.pa, n.snap, n.snap.change
+	off := n.mapper.PositionOffset(pos)
+	a := &analysis{gen: snap.gen, version: snap.version, text: snap.text, mapper: n.mapper, lang: pa.lang,
+		plain: n.plain, epoch: pa.epoch, opts: pa.opts}
+	if n.plain {
+		a.candidates = candidatesNear(pa, snap.text, ch, off)
+		return a
+	}
+	w := n.window
+	a.candidates = windowNear(pa, ch, w.Start, w.End, w.OldEnd, w.Candidates, off)
+	a.docBase = &n.docBase
+	return a
+}
+
+// windowNear returns the candidates of text, that change made from base's
+// text, that may hold offset off, when window are its candidates in
+// [p0, p1), which replaced [p0, p1old) of the old text, and no candidate
+// spans p0 or p1: base's candidate there, moved by the edit, or window.
+func windowNear(base *analysis, change textChange, p0, p1, p1old int, window []scan.Candidate, off int) []scan.Candidate {
+	switch {
+	case off < p0:
+		if c, ok := candidateAt(base, off); ok {
+			return []scan.Candidate{c}
+		}
+	case off >= p1:
+		if c, ok := candidateAt(base, off-(p1-p1old)); ok {
+			return shiftCandidates([]scan.Candidate{c}, p1-p1old)
+		}
+	default:
+		return window
+	}
+	return nil
+}
+
+// spliceBase returns the index of the first <base href> (with a scheme)
+// of the candidates that spliceWindow makes of base's and window, and its
+// text, or -1 and "".
+func spliceBase(base *analysis, p0, p1old int, window []scan.Candidate) (int, string) {
+	old := base.candidates
+	c0 := sort.Search(len(old), func(i int) bool { return old[i].Start >= p0 })
+	c1 := sort.Search(len(old), func(i int) bool { return old[i].Start >= p1old })
+	b := base.baseIdx
+	switch {
+	case b >= 0 && b < c0:
+		return b, old[b].Text
+	case b >= c1:
+		if k := indexBase(window); k >= 0 {
+			return c0 + k, window[k].Text
+		}
+		return b - c1 + c0 + len(window), old[b].Text
+	}
+	if k := indexBase(window); k >= 0 {
+		return c0 + k, window[k].Text
+	}
+	if b < 0 {
+		return -1, "" // none before, so none after
+	}
+	if k := indexBase(old[c1:]); k >= 0 {
+		return c0 + len(window) + k, old[c1+k].Text
+	}
+	return -1, ""
 }
 
 // candidatesNear returns the candidates of text, a plain-text document
@@ -338,17 +470,8 @@ func (s *Server) hoverAnalysis(ctx context.Context, u protocol.DocumentURI, pos 
 func candidatesNear(base *analysis, text []byte, change textChange, off int) []scan.Candidate {
 	p0 := paragraphStart(text, change.start)
 	p1 := paragraphEnd(text, change.newEnd)
-	switch {
-	case off < p0:
-		if c, ok := candidateAt(base, off); ok {
-			return []scan.Candidate{c}
-		}
-	case off >= p1:
-		if c, ok := candidateAt(base, off-change.delta()); ok {
-			return shiftCandidates([]scan.Candidate{c}, change.delta())
-		}
-	default:
+	if off >= p0 && off < p1 {
 		return scan.ScanPlainTextRange(text, p0, p1)
 	}
-	return nil
+	return windowNear(base, change, p0, p1, p1-change.delta(), nil, off)
 }

@@ -39,6 +39,13 @@ var incrementalPieces = []string{
 	"[t](http://l.org/a b)", "[r]: http://ref.org/%41\n", ".. _t: http://rst.org/%zz\n", "::\n\n", "----\n", "....\n",
 	"link:http://adoc.org/%zz[x] ", ":attr: http://attr.org/\n", "[source]\n", "= Title\n",
 	"\"http://s.org/%zz\" ", "{{ .X }}", "é", "😀",
+	// Markdown's block structure: lists, block quotes, HTML blocks,
+	// tables, headings, reference links and their definitions.
+	"- ", "1. ", "2) ", "> ", "> > ", "  - ", "\n- ", "\n> ", "<div>\n", "</div>\n", "<script>\n", "</script>\n",
+	"<!-- x\n", "| a | http://t.org/%zz |\n|---|---|\n", "| c | d |\n", "Title\n===\n", "---\n", "## h http://h.org/%zz\n",
+	"[r]", "[x][r]", "[R][]", "[q]: http://q.org/%zz\n", "[R]: <http://r2.org/a b>\n", "[r]:\n  http://r3.org/%zz\n  \"t\"\n",
+	"<base href=\"http://base.org/d/\">\n", "[l](rel/%zz \"t\")", "<http://auto.org/%zz>", "`http://code.org/%zz`", "\\",
+	"<!-- urlls-disable-next-line -->\n", "<!-- urlls-disable bad-escape -->", "<!-- urlls-enable bad-escape -->\n",
 }
 
 func randomPiece(r *rand.Rand) string {
@@ -78,7 +85,7 @@ func published(t testing.TB, s *Server, a *analysis) string {
 	for _, c := range a.candidates {
 		fmt.Fprintf(&b, "url %d-%d %q %v %v %v %v\n", c.Start, c.End, c.Text, c.Offsets, c.Context, c.Relative, c.Unrendered)
 	}
-	fmt.Fprintf(&b, "findings %d\n", len(a.findings))
+	fmt.Fprintf(&b, "findings %d\nbase %d %q\n", len(a.findings), a.baseIdx, *a.docBase)
 	return b.String()
 }
 
@@ -99,19 +106,7 @@ func checkIncremental(t testing.TB, s *Server, uri, lang string, text string, ed
 		if d := cmp.Diff(published(t, s, full), published(t, s, inc)); d != "" {
 			t.Fatalf("edit %d of %q\nto %q:\nincremental differs from a full analysis (-full +incremental):\n%s", i, text, next, d)
 		}
-		if base.plain && full.plain {
-			// A hover right after the edit (hoverAnalysis) finds the
-			// candidate that the full analysis has at every offset.
-			ch := diffTexts([]byte(text), []byte(next))
-			for off := 0; off <= len(next); off++ {
-				near := &analysis{checked: checked{candidates: candidatesNear(base, []byte(next), ch, off)}}
-				got, gok := candidateAt(near, off)
-				want, wok := candidateAt(full, off)
-				if gok != wok || fmt.Sprint(got) != fmt.Sprint(want) {
-					t.Fatalf("edit %d of %q\nto %q: the candidate near %d is %v %+v, want %v %+v", i, text, next, off, gok, got, wok, want)
-				}
-			}
-		}
+		checkHoverNear(t, s, uri, lang, v, text, next, base, full)
 		text, base = next, inc
 	}
 }
@@ -167,6 +162,17 @@ func TestIncrementalCases(t *testing.T) {
 		{"asciidoc by sniffing", para + "link:http://a.org/%zz[a]\n:x: y\n[source]\n----\nhttp://c.org/%zz\n----\n", "x" + para + "link:http://a.org/%zz[a]\n:x: y\n[source]\n----\nhttp://c.org/%zz\n----\n"},
 		{"fence opened", para + "x\n\n" + para, para + "```\n\n" + para},
 		{"html comment opened", para + "x\n\n" + para, para + "<!--\n\n" + para},
+		{"definition added far from its use", "see [x][r] and [r]\n\n" + para + para, "see [x][r] and [r]\n\n" + para + para + "[r]: http://r.org/%zz\n"},
+		{"definition removed", "[r]\n\n" + para + "[r]: http://r.org/%zz\n\n" + para, "[r]\n\n" + para + "[s]: http://r.org/%zz\n\n" + para},
+		{"definition duplicated", "[r]\n\n" + para + "[r]: http://r.org/%zz\n\n" + para, "[r]\n\n" + para + "[r]: http://r.org/%zz\n[r]: http://r2.org/\n\n" + para},
+		{"list continued across a blank line", "- a\n\n" + para, "- a\n\n  " + para},
+		{"block quote lazy line", "> a\n" + para, "> a\nb\n" + para},
+		{"html block opened", para + "x\n\n" + para, para + "<div>\n" + para},
+		{"html comment block across blank lines", para + "<!-- a\n\n" + para + "-->\n\n" + para, para + "<!-- a\n\n" + para + "->\n\n" + para},
+		{"suppression region closed far", "<!-- urlls-disable -->\n\n" + para + para + "<!-- urlls-enable -->\n\n" + para, "<!-- urlls-disable -->\n\n" + para + para + "<!-- urlls-enble -->\n\n" + para},
+		{"crlf paragraphs", "a\r\n\r\nhttp://a.org/%zz\r\n\r\n[r]\r\n", "a\r\n\r\nhttp://a.org/%zz\r\n\r\n[r]\r\n\r\n[r]: http://x.org/\r\n"},
+		{"cr made crlf", "a\r\rhttp://a.org/%zz\r\r", "a\r\r\nhttp://a.org/%zz\r\r"},
+		{"table row added", para + "| a | b |\n|---|---|\n\n" + para, para + "| a | b |\n|---|---|\n| http://t.org/%zz |\n\n" + para},
 		{"empty document", "", para},
 		{"to empty", para, ""},
 	}
@@ -193,6 +199,8 @@ func FuzzIncremental(f *testing.F) {
 	f.Add(byte(1), "```\nhttp://a.org/%zz\n```\n\nhttp://b.org/%zz\n", uint16(0), uint16(0), "x")
 	f.Add(byte(2), "<!-- x -->\n<a href=\"http://a.org/%zz\">\n", uint16(4), uint16(3), "\n\n")
 	f.Add(byte(5), "a\n\n::\n\n  http://a.org/%zz\n", uint16(3), uint16(2), "b")
+	f.Add(byte(1), "[r]\n\n- a\n\n  http://a.org/%zz\n\n> q\n\n[r]: http://r.org/%zz\n", uint16(12), uint16(0), "[s]: http://s.org/\n")
+	f.Add(byte(1), "<!-- urlls-disable -->\n\n<!-- a\n\nhttp://a.org/%zz\n-->\n\nhttp://b.org/%zz\r\n\r\n", uint16(40), uint16(3), "")
 	s := newServer(nopClient{}, Options{Logger: zap.NewNop(), Debounce: time.Hour})
 	f.Fuzz(func(t *testing.T, which byte, text string, at, del uint16, insert string) {
 		l := incrementalLanguages[int(which)%len(incrementalLanguages)]
@@ -201,4 +209,48 @@ func FuzzIncremental(f *testing.F) {
 		next := text[:start] + insert + text[end:]
 		checkIncremental(t, s, l.uri, l.lang, text, func(i int, _ string) (string, bool) { return next, i == 0 })
 	})
+}
+
+// checkHoverNear checks that a hover right after the edit of text to next
+// (hoverAnalysis), at every offset of next, answers what a hover of full,
+// the analysis of next from scratch, does: with the candidates near the
+// cursor that nearEdit finds from base, the analysis of text, and
+// positions mapped through base's line table.
+func checkHoverNear(t testing.TB, s *Server, uri, lang string, v int32, text, next string, base, full *analysis) {
+	t.Helper()
+	snap := newSnapshot(protocol.DocumentURI(uri), lang, v, uint64(v), []byte(next), nil)
+	snap.change = diffTexts([]byte(text), []byte(next))
+	m := full.mapper
+	n := newNearEdit(base, snap)
+	if n == nil {
+		return // the hover waits for the analysis
+	}
+	for off := 0; off <= len(next); off++ {
+		pos := m.OffsetPosition(off)
+		if off > 0 && pos == m.OffsetPosition(off-1) {
+			continue // inside a character or a line break
+		}
+		near := n.analysis(pos)
+		if got := near.mapper.PositionOffset(pos); got != off {
+			t.Fatalf("edit of %q\nto %q: position %v maps to %d, want %d", text, next, pos, got, off)
+		}
+		gc, gok := candidateAt(near, off)
+		wc, wok := candidateAt(full, off)
+		if gok != wok || fmt.Sprint(gc) != fmt.Sprint(wc) {
+			t.Fatalf("edit of %q\nto %q: the candidate at %d right after the edit is %v %+v, want %v %+v", text, next, off, gok, gc, wok, wc)
+		}
+		if documentBase(near, protocol.DocumentURI(uri)) != documentBase(full, protocol.DocumentURI(uri)) {
+			t.Fatalf("edit of %q\nto %q: the base right after the edit is %q, want %q", text, next,
+				documentBase(near, protocol.DocumentURI(uri)), documentBase(full, protocol.DocumentURI(uri)))
+		}
+		if !wok || off != wc.Start && off%7 != 0 {
+			continue // the whole hover: at the start of each URL, and here and there
+		}
+		p := &protocol.HoverParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{
+			TextDocument: protocol.TextDocumentIdentifier{URI: protocol.DocumentURI(uri)}, Position: pos}}
+		got, want := s.hover(near, p), s.hover(full, p)
+		if d := cmp.Diff(want, got); d != "" {
+			t.Fatalf("edit of %q\nto %q: the hover at %v (offset %d) right after the edit differs (-full +near):\n%s", text, next, pos, off, d)
+		}
+	}
 }

@@ -34,9 +34,14 @@ type md struct {
 	// end of the document, when the labels of every reference definition,
 	// which a reference link may use before it, are known.
 	regions []region
-	rlines  []span          // the lines of the paragraph regions, then of the open paragraph
-	labels  map[string]bool // normalised (normLabel)
-	label   []byte          // scratch for hasLabel
+	rlines  []span         // the lines of the paragraph regions, then of the open paragraph
+	labels  map[string]int // normalised (normLabel): how many definitions have each
+	label   []byte         // scratch for hasLabel
+
+	// What a later re-scan needs (Outline), recorded when out is set.
+	out        *Outline
+	end        int  // where the block pass ended
+	afterBlank bool // the last line the block pass took was blank, outside any container or fence
 
 	// inline scratch
 	skips, noBare []span
@@ -139,20 +144,53 @@ type opener struct {
 // case folded by Go's simple folding, not Unicode's full one ("ẞ" does not
 // match "SS").
 func (sc *scanner) scanMarkdown(a, b int) {
+	m := sc.markdownBlocks(a, b, nil, nil)
+	m.inlines()
+	m.release()
+}
+
+// markdownBlocks runs the block pass of scanMarkdown over doc[a:b], from a
+// restart point (see Outline), and returns the scanner with its inline
+// regions waiting. With out set, it records in it the restart points and
+// reference definitions it passes; stop, when not nil, is asked at each
+// restart point after a whether the pass ends there (its end is then
+// m.end, else b).
+func (sc *scanner) markdownBlocks(a, b int, out *Outline, stop func(ls int, blank int) bool) *md {
 	m := newMD(sc)
-	defer m.release()
+	m.out, m.end = out, b
 	// Room for the inline regions and paragraph lines of most documents
-	// at once, not by doubling.
-	if n := (b-a)/128 + 16; cap(m.regions) < n {
+	// at once, not by doubling; a pass that may stop early (a window of
+	// an edit, see Outline) grows them as it goes.
+	size := b - a
+	if stop != nil {
+		size = min(size, 16<<10)
+	}
+	if n := size/128 + 16; cap(m.regions) < n {
 		m.regions = make([]region, 0, n)
 	}
-	if n := (b-a)/64 + 16; cap(m.rlines) < n {
+	if n := size/64 + 16; cap(m.rlines) < n {
 		m.rlines = make([]span, 0, n)
 	}
+	blank := a // the start of the last blank line
 	for ls := a; ls < b; {
+		if m.afterBlank && ls > a {
+			if stop != nil && stop(ls, blank) {
+				m.end = ls
+				break
+			}
+			if out != nil {
+				out.restarts = append(out.restarts, ls)
+			}
+		}
+		blank = ls
 		ls = m.line(ls, b)
 	}
 	m.flush()
+	return m
+}
+
+// inlines scans the inline regions that the block pass left waiting.
+func (m *md) inlines() {
 	for _, r := range m.regions {
 		m.lines = m.rlines[r.lines.start:r.lines.end]
 		m.inline(r.text.start, r.text.end)
@@ -396,6 +434,7 @@ func (m *md) line(ls, b int) int {
 		// line indented 4 columns or more.
 		q, qcol := nonSpace(doc, c, le)
 		if q < le && (qcol >= 4 || !blockStart[doc[q]]) {
+			m.afterBlank = false
 			if qcol < 4 {
 				if end, ok := m.table(q, le, next, b); ok {
 					return end
@@ -445,8 +484,10 @@ func (m *md) line(ls, b int) int {
 	if q >= le { // a blank line
 		m.closeFrom(matched)
 		m.flush()
+		m.afterBlank = len(m.open) == 0
 		return next
 	}
+	m.afterBlank = false
 	ind := qcol - c.col
 	if !opened && matched < len(m.open) && paraOpen && !m.interrupts(q, le, ind) {
 		m.para(q, le) // a lazy continuation line (§5.1)
@@ -1074,9 +1115,13 @@ func (m *md) refDef(ls []span) int {
 	}
 	m.sc.emit(m.sc.decodeSeq(ds, de, decMarkdown), RefDef, true)
 	if m.labels == nil {
-		m.labels = map[string]bool{}
+		m.labels = map[string]int{}
 	}
-	m.labels[normLabel(label)] = true
+	norm := normLabel(label)
+	m.labels[norm]++
+	if m.out != nil {
+		m.out.defs = append(m.out.defs, labelDef{ds, norm})
+	}
 	return lines
 }
 
@@ -1085,13 +1130,13 @@ func (m *md) refDef(ls []span) int {
 // words with single spaces between them).
 func (m *md) hasLabel(b []byte) bool {
 	if normalLabel(b) {
-		return m.labels[string(b)]
+		return m.labels[string(b)] > 0
 	}
 	if buf, ok := appendNormLabel(m.label[:0], b); ok {
 		m.label = buf
-		return m.labels[string(buf)]
+		return m.labels[string(buf)] > 0
 	}
-	return m.labels[normLabel(b)]
+	return m.labels[normLabel(b)] > 0
 }
 
 // normalLabel reports whether the label b is its own normal form
