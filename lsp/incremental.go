@@ -145,6 +145,7 @@ func (c *checked) diagsOf(i int) []checks.Diagnostic {
 func checkCandidates(ctx context.Context, opts checks.Options, text []byte, cands []scan.Candidate, reuse func(i int) ([]checks.Diagnostic, bool)) ([]checks.Diagnostic, []int, error) {
 	var diags []checks.Diagnostic
 	diagStart := make([]int, 1, len(cands)+1)
+	checker := opts.NewChecker() // a URL met again is checked once
 	for i, c := range cands {
 		if i%64 == 0 && ctx.Err() != nil {
 			return nil, nil, ctx.Err()
@@ -152,7 +153,7 @@ func checkCandidates(ctx context.Context, opts checks.Options, text []byte, cand
 		if ds, ok := reuse(i); ok {
 			diags = append(diags, ds...)
 		} else {
-			diags = append(diags, opts.CheckURL(text, c)...)
+			diags = append(diags, checker.CheckURL(text, c)...)
 		}
 		diagStart = append(diagStart, len(diags))
 	}

@@ -51,6 +51,16 @@ func TestMemoRealworld(t *testing.T) {
 			if !reflect.DeepEqual(got, want) {
 				t.Errorf("%s (%s): with the memo\n%v\nwithout\n%v", path, name, got, want)
 			}
+			// A Checker, one candidate at a time, as the language server
+			// checks what an edit changed.
+			k := o.NewChecker()
+			var one []Diagnostic
+			for _, c := range cands {
+				one = append(one, k.CheckURL(doc, c)...)
+			}
+			if !reflect.DeepEqual(one, want) {
+				t.Errorf("%s (%s): with a Checker\n%v\nwithout the memo\n%v", path, name, one, want)
+			}
 		}
 	}
 	if repeated == 0 {

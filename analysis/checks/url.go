@@ -32,6 +32,25 @@ func (o Options) CheckURL(doc []byte, c scan.Candidate) []Diagnostic {
 	return appendDiagnostics(nil, doc, &c, o.findingsOf(doc, &c, nil), nil)
 }
 
+// A Checker checks the URLs of one document under its Options one
+// candidate at a time, for a caller that checks only some of them (the
+// language server after an edit), and remembers the findings of each URL
+// as CheckCandidates does: a URL met again costs its offsets only. Its
+// memory is bounded (urlMemo). A Checker is for one goroutine and one
+// document.
+type Checker struct {
+	opts Options
+	memo urlMemo
+}
+
+// NewChecker returns a Checker under o.
+func (o Options) NewChecker() *Checker { return &Checker{opts: o} }
+
+// CheckURL is Options.CheckURL, remembering.
+func (k *Checker) CheckURL(doc []byte, c scan.Candidate) []Diagnostic {
+	return appendDiagnostics(nil, doc, &c, k.opts.findingsOf(doc, &c, &k.memo), &k.memo)
+}
+
 // findingsOf returns the findings of candidate c of doc in the coordinates
 // of its text, taking them from memo when another candidate of the
 // document with the same text, read the same way, was checked before (memo
