@@ -1,9 +1,7 @@
 package checks
 
 import (
-	"bytes"
 	"fmt"
-	"os"
 	"reflect"
 	"strings"
 	"testing"
@@ -28,14 +26,7 @@ func withoutMemo(o Options, doc []byte, cands []scan.Candidate) []Diagnostic {
 // findings with the memo are those without it.
 func TestMemoRealworld(t *testing.T) {
 	repeated := 0
-	for path, lang := range realworldFiles(t) {
-		doc, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if bytes.IndexByte(doc, 0) >= 0 {
-			continue // binary
-		}
+	realworldDocs(t, func(path, lang string, doc []byte) {
 		cands := scan.Scan(doc, lang).Candidates
 		seen := map[string]bool{}
 		for _, c := range cands {
@@ -62,7 +53,7 @@ func TestMemoRealworld(t *testing.T) {
 				t.Errorf("%s (%s): with a Checker\n%v\nwithout the memo\n%v", path, name, one, want)
 			}
 		}
-	}
+	})
 	if repeated == 0 {
 		t.Error("no URL repeated in the corpus: the test tests nothing")
 	}
