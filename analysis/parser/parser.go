@@ -222,32 +222,45 @@ func reference(input string, start *grammar.Rule) (grammar.Tree, error) {
 // referenceWith parses input by start up to the first "#", and the rest by
 // fragment, under RFC 1808's URL node.
 func referenceWith(input string, start, fragment *grammar.Rule) (grammar.Tree, error) {
-	body := input
-	hash := splitFragment(input)
-	if hash >= 0 {
-		body = input[:hash]
-	}
-	t, err := start.Match(body)
+	body, frag, err := matchAroundFragment(input, start, fragment)
 	if err != nil {
-		err.Input = input
 		return grammar.Tree{}, err
 	}
-	nodes := make([]grammar.Node, 0, len(t.Nodes)+2)
+	nodes := make([]grammar.Node, 0, len(body)+len(frag)+2)
 	nodes = append(nodes, grammar.Node{ID: ruleURL.ID, Start: 0, End: int32(len(input))})
-	nodes = append(nodes, refine(t.Nodes, body)...)
-	if hash >= 0 {
-		ft, err := fragment.Match(input[hash+1:])
-		if err != nil {
-			err.Input = input
-			err.Offset += hash + 1
-			return grammar.Tree{}, err
-		}
-		for _, n := range ft.Nodes {
-			n.Start += int32(hash + 1)
-			n.End += int32(hash + 1)
-			nodes = append(nodes, n)
-		}
-	}
+	nodes = append(nodes, refine(body, input[:bodyEnd(input)])...)
+	nodes = append(nodes, frag...)
 	nodes[0].Size = int32(len(nodes))
 	return grammar.Tree{Input: input, Nodes: nodes}, nil
+}
+
+// bodyEnd returns where the part of input before its fragment ends.
+func bodyEnd(input string) int {
+	if hash := splitFragment(input); hash >= 0 {
+		return hash
+	}
+	return len(input)
+}
+
+// matchAroundFragment matches input up to its first "#" by start and the
+// rest by fragment (none without a "#"): the nodes of each, the
+// fragment's moved to their place in input, or the failure located in
+// input.
+func matchAroundFragment(input string, start, fragment *grammar.Rule) (body, frag []grammar.Node, err *grammar.SyntaxError) {
+	end := bodyEnd(input)
+	t, err := start.Match(input[:end])
+	if err != nil {
+		err.Input = input
+		return nil, nil, err
+	}
+	if end == len(input) {
+		return t.Nodes, nil, nil
+	}
+	ft, err := fragment.Match(input[end+1:])
+	if err != nil {
+		err.Input = input
+		err.Offset += end + 1
+		return nil, nil, err
+	}
+	return t.Nodes, shift(ft.Nodes, end+1), nil
 }

@@ -139,26 +139,11 @@ func ParseXBNF(input string, relative bool) (grammar.Tree, error) {
 	if !ok {
 		start = ruleXBNFURL
 	}
-	body := input
-	hash := splitFragment(input)
-	if hash >= 0 {
-		body = input[:hash]
-	}
-	t, err := start.Match(body)
+	body, frag, err := matchAroundFragment(input, start, ruleXBNFFragID)
 	if err != nil {
-		err.Input = input
 		return grammar.Tree{}, err
 	}
-	nodes := t.Nodes
-	if hash >= 0 {
-		ft, err := ruleXBNFFragID.Match(input[hash+1:])
-		if err != nil {
-			err.Input = input
-			err.Offset += hash + 1
-			return grammar.Tree{}, err
-		}
-		nodes = append(nodes[:len(nodes):len(nodes)], shift(ft.Nodes, hash+1)...)
-	}
+	nodes := append(body[:len(body):len(body)], frag...)
 	return wrap(ruleXBNFFragAddr, input, nodes), nil
 }
 
