@@ -239,28 +239,33 @@ const blockSize = 256
 // suggestedFixes returns an empty slice with room for n fixes, from memo's
 // block when memo is not nil; appending past n copies.
 func (memo *urlMemo) suggestedFixes(n int) []SuggestedFix {
-	if memo == nil || n > blockSize/4 {
+	if memo == nil {
 		return make([]SuggestedFix, 0, n)
 	}
-	if cap(memo.fixBlock)-len(memo.fixBlock) < n {
-		memo.fixBlock = make([]SuggestedFix, 0, blockSize)
-	}
-	k := len(memo.fixBlock)
-	memo.fixBlock = memo.fixBlock[:k+n]
-	return memo.fixBlock[k : k : k+n]
+	return fromBlock(&memo.fixBlock, n)
 }
 
 // textEdits is suggestedFixes for edits.
 func (memo *urlMemo) textEdits(n int) []TextEdit {
-	if memo == nil || n > blockSize/4 {
+	if memo == nil {
 		return make([]TextEdit, 0, n)
 	}
-	if cap(memo.editBlock)-len(memo.editBlock) < n {
-		memo.editBlock = make([]TextEdit, 0, blockSize)
+	return fromBlock(&memo.editBlock, n)
+}
+
+// fromBlock returns an empty slice with room for n elements, cut from
+// *block (a new block of blockSize when it has no room left), or its own
+// when n is more than a quarter of a block.
+func fromBlock[T any](block *[]T, n int) []T {
+	if n > blockSize/4 {
+		return make([]T, 0, n)
 	}
-	k := len(memo.editBlock)
-	memo.editBlock = memo.editBlock[:k+n]
-	return memo.editBlock[k : k : k+n]
+	if cap(*block)-len(*block) < n {
+		*block = make([]T, 0, blockSize)
+	}
+	k := len(*block)
+	*block = (*block)[:k+n]
+	return (*block)[k : k : k+n]
 }
 
 // memoKey is every input of check.
