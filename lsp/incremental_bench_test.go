@@ -134,18 +134,24 @@ var benchLanguages = []struct{ name, uri, lang string }{
 func BenchmarkEditToDiagnostics(b *testing.B) {
 	for _, l := range benchLanguages {
 		b.Run(l.name, func(b *testing.B) {
-			d := openBench(b, l.uri, l.lang, ordinaryDocument(1_140_000))
-			defer d.s.stop()
-			var took []time.Duration
-			for b.Loop() {
-				began := time.Now()
-				d.edit(b, 5000)
-				d.w.wait(d.uri, d.version)
-				took = append(took, time.Since(began))
-			}
-			reportPercentiles(b, took)
+			benchEdits(b, l.uri, l.lang, ordinaryDocument(1_140_000), 5000)
 		})
 	}
+}
+
+// benchEdits opens text and times, each loop, a one-character edit at
+// byte off to the publication of its version.
+func benchEdits(b *testing.B, uri, lang string, text []byte, off uint32) {
+	d := openBench(b, uri, lang, text)
+	defer d.s.stop()
+	var took []time.Duration
+	for b.Loop() {
+		began := time.Now()
+		d.edit(b, off)
+		d.w.wait(d.uri, d.version)
+		took = append(took, time.Since(began))
+	}
+	reportPercentiles(b, took)
 }
 
 // BenchmarkFullAnalysis: the analysis of the same document from scratch and
@@ -270,16 +276,7 @@ func BenchmarkPathological(b *testing.B) {
 				reportPercentiles(b, took)
 			})
 			b.Run("edit/"+kind, func(b *testing.B) {
-				d := openBench(b, "file:///bench/doc.txt", "plaintext", text)
-				defer d.s.stop()
-				var took []time.Duration
-				for b.Loop() {
-					began := time.Now()
-					d.edit(b, 0)
-					d.w.wait(d.uri, d.version)
-					took = append(took, time.Since(began))
-				}
-				reportPercentiles(b, took)
+				benchEdits(b, "file:///bench/doc.txt", "plaintext", text, 0)
 			})
 		}
 	}
