@@ -131,16 +131,21 @@ func (st *settings) configFor(u protocol.DocumentURI, files *configFiles) (confi
 	var ferr error
 	if path, ok := filePath(u); ok {
 		dir := filepath.Dir(path)
-		file, ferr = files.find(dir, fileio.ConfigStop(dir, st.folders...))
+		// The stop (the repository's root, found by looking for .git in
+		// every directory upward) only when the cache has no answer: this
+		// runs at every keystroke.
+		file, ferr = files.find(dir+"\x00"+strings.Join(st.folders, "\x00"), dir, func() string { return fileio.ConfigStop(dir, st.folders...) })
 	} else if len(st.folders) > 0 {
-		file, ferr = files.find(st.folders[0], st.folders[0])
+		folder := st.folders[0]
+		file, ferr = files.find("\x00"+folder, folder, func() string { return folder })
 	}
 	return file.Merge(st.initOptions).Merge(st.workspace), ferr
 }
 
 // configFiles remembers the configuration files read for each directory for
 // a moment, so that typing does not read them at every keystroke; a
-// configuration change or a saved .urlls.json forgets them at once.
+// configuration change or a saved .urlls.json or grammar file (.abnf)
+// forgets them at once.
 type configFiles struct {
 	mu      sync.Mutex
 	entries map[string]configEntry
@@ -157,15 +162,15 @@ type configEntry struct {
 const configFresh = 2 * time.Second
 
 // find returns the configuration in force in dir, looking no higher than
-// stop.
-func (c *configFiles) find(dir, stop string) (config.Config, error) {
+// stop(), remembered under key (which must tell apart every dir and stop
+// asked for).
+func (c *configFiles) find(key, dir string, stop func() string) (config.Config, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	key := dir + "\x00" + stop
 	if e, ok := c.entries[key]; ok && time.Since(e.read) < configFresh {
 		return e.cfg, e.err
 	}
-	cfg, _, warnings, err := fileio.FindConfig(dir, stop)
+	cfg, _, warnings, err := fileio.FindConfig(dir, stop())
 	if c.entries == nil {
 		c.entries = map[string]configEntry{}
 	}
