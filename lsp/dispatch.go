@@ -454,7 +454,6 @@ func invalidParams(method, problem string) *jsonrpc2.Error {
 
 var (
 	tString   = scalar("string")
-	tBool     = scalar("boolean")
 	tInteger  = scalar("integer")  // LSP integer: -2^31 .. 2^31-1
 	tUinteger = scalar("uinteger") // LSP uinteger: 0 .. 2^31-1
 	tAny      = scalar("any")

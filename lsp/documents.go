@@ -212,7 +212,7 @@ func language(cfg config.Config, u protocol.DocumentURI, languageID string) stri
 }
 
 // analyze computes the analysis of a snapshot, or returns ctx's error when
-// it is cancelled. It reads .urlls.json files and nothing else. base, when
+// it is cancelled. It reads .urlls.json files and the grammar files they name, nothing else. base, when
 // not nil, is a finished analysis of an older version of the document: what
 // the edits since left alone is taken from it (incremental.go).
 func (s *Server) analyze(ctx context.Context, snap *snapshot, base *analysis) (*analysis, error) {
@@ -285,13 +285,6 @@ func (s *Server) analyze(ctx context.Context, snap *snapshot, base *analysis) (*
 	a.findings = cfg.Apply(sups, a.diags)
 	a.shown = cfg.Limit(a.findings)
 	return a, nil
-}
-
-// startAnalysis starts the analysis of snap (see startLocked).
-func (s *Server) startAnalysis(d *document, snap *snapshot) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.startLocked(d, snap)
 }
 
 // startLocked (with s.mu held) starts the analysis of snap on a goroutine

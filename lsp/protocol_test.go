@@ -365,14 +365,6 @@ func errCode(m rawMsg) int {
 	return 0
 }
 
-func errMessage(m rawMsg) string {
-	var e struct {
-		Message string `json:"message"`
-	}
-	_ = json.Unmarshal(m.fields["error"], &e)
-	return e.Message
-}
-
 // answer is an expected response: its id exactly as written and its error
 // code (0: a result); batch: an array of these.
 type answer struct {

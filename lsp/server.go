@@ -10,7 +10,7 @@
 // over a jsonrpc2 v0.10.0 Conn, wired by hand to avoid the pitfalls of
 // NewServer (shared/recipes/README.md). The server never fetches a URL and
 // never reads a file a URL names; the only files it reads are .urlls.json
-// configurations.
+// configurations and the grammar files (.abnf) their "schemes" name.
 package lsp
 
 import (
@@ -35,7 +35,8 @@ type Options struct {
 	// document before they are computed. 0, the default, means no wait: an
 	// analysis starts at once, and the changes that come while one of the
 	// document runs wait for it and are analysed together (incremental
-	// analysis makes one edit cheap, see incremental.go).
+	// analysis makes one edit cheap, see incremental.go). urlls serve
+	// leaves it 0; tests set it to hold analyses back.
 	Debounce time.Duration
 	// Version is reported as serverInfo.version.
 	Version string

@@ -771,13 +771,9 @@ func (c *checker) warn(w string) {
 	}
 }
 
-// checkFile reads and checks one file, and fixes it with --fix.
-func (c *checker) checkFile(t target, stdin io.Reader) fileResult {
-	return c.checkFileInto(t, stdin, nil)
-}
-
-// checkFileInto is checkFile reading the file into *buf (grown as needed,
-// and left holding the grown buffer), or into a new buffer when buf is nil.
+// checkFileInto reads and checks one file, and fixes it with --fix,
+// reading the file into *buf (grown as needed, and left holding the grown
+// buffer), or into a new buffer when buf is nil.
 func (c *checker) checkFileInto(t target, stdin io.Reader, buf *[]byte) fileResult {
 	r := fileResult{path: t.path, named: t.named}
 	if t.path == "-" {
