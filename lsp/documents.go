@@ -212,9 +212,10 @@ func language(cfg config.Config, u protocol.DocumentURI, languageID string) stri
 }
 
 // analyze computes the analysis of a snapshot, or returns ctx's error when
-// it is cancelled. It reads .urlls.json files and the grammar files they name, nothing else. base, when
-// not nil, is a finished analysis of an older version of the document: what
-// the edits since left alone is taken from it (incremental.go).
+// it is cancelled. It reads .urlls.json files and the grammar files they
+// name, nothing else. base, when not nil, is a finished analysis of an
+// older version of the document: what the edits since left alone is taken
+// from it (incremental.go).
 func (s *Server) analyze(ctx context.Context, snap *snapshot, base *analysis) (*analysis, error) {
 	s.mu.Lock()
 	st := s.settings

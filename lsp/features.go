@@ -340,24 +340,13 @@ func documentBase(a *analysis, uri protocol.DocumentURI) string {
 	b, ok := "", false
 	if a.docBase != nil {
 		b, ok = *a.docBase, *a.docBase != ""
-	} else {
-		b, ok = firstBase(a.candidates)
+	} else if i := indexBase(a.candidates); i >= 0 {
+		b, ok = a.candidates[i].Text, true
 	}
 	if ok {
 		return b
 	}
 	return string(uri)
-}
-
-// firstBase returns the text of the first <base href> of cands with a
-// scheme.
-func firstBase(cands []scan.Candidate) (string, bool) {
-	for _, c := range cands {
-		if c.Context == scan.Base && parser.Scheme(c.Text) != "" {
-			return c.Text, true
-		}
-	}
-	return "", false
 }
 
 // DocumentLink returns a link for every URL; relative references are
