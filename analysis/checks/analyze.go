@@ -1059,8 +1059,15 @@ func (a *analyzer) profileSyntax(rep []byte) {
 	if a.profile == parser.RFC3986 {
 		se = a.authorityFailure(string(rep), se)
 	}
-	o := grammar.RefinedOffset(string(rep), se.Offset, se.Expected)
-	t0, t1, msg := a.describeFailure(string(rep), se, o)
+	a.reportSyntax(string(rep), se)
+}
+
+// reportSyntax reports the grammar's failure se on rep (the text with its
+// stand-ins) as one syntax finding, where the URL stops matching
+// (grammar.RefinedOffset), and stops the parse there.
+func (a *analyzer) reportSyntax(rep string, se *grammar.SyntaxError) {
+	o := grammar.RefinedOffset(rep, se.Offset, se.Expected)
+	t0, t1, msg := a.describeFailure(rep, se, o)
 	a.stop = t0
 	a.add(finding{start: t0, end: t1, code: codeSyntax, msg: msg})
 }

@@ -191,9 +191,6 @@ func joinMessages(msgs []string) string {
 
 // mergedFixMessage words the union of the fixes of g.
 func mergedFixMessage(g []finding) string {
-	if len(g) == 1 {
-		return g[0].fixes[0].msg
-	}
 	switch g[0].code {
 	case codeUnsafeChar:
 		return "percent-encode the unsafe characters"

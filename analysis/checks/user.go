@@ -1,9 +1,6 @@
 package checks
 
-import (
-	"github.com/urlls/urlls/analysis/grammar"
-	"github.com/urlls/urlls/analysis/parser"
-)
+import "github.com/urlls/urlls/analysis/parser"
 
 // userSyntax is the syntax check of a URL whose scheme has a grammar of the
 // user's (Options.Schemes): the user's start rule, with the fragment by RFC
@@ -25,8 +22,5 @@ func (a *analyzer) userSyntax() {
 	if !report {
 		return
 	}
-	o := grammar.RefinedOffset(string(rep), se.Offset, se.Expected)
-	t0, t1, msg := a.describeFailure(string(rep), se, o)
-	a.stop = t0
-	a.add(finding{start: t0, end: t1, code: codeSyntax, msg: msg})
+	a.reportSyntax(string(rep), se)
 }

@@ -492,7 +492,7 @@ func (c Config) Level(code string) Level {
 	if c.Strict {
 		return Level{Severity: def.Strict}
 	}
-	if code == "non-ascii" && c.Grammar != "" && c.Grammar != "rfc1738" {
+	if p, _ := parser.ProfileNamed(c.Grammar); code == "non-ascii" && p != parser.RFC1738 {
 		// RFC 3986 and the XBNF admit no non-ASCII character either: under
 		// a grammar the user chose, what it rejects is an error. An IRI is
 		// RFC 3987's, not RFC 3986's; "severity" can say information.

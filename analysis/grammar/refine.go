@@ -24,7 +24,7 @@ func RefinedOffset(input string, o int, expected []string) int {
 		return o
 	}
 	k := 0
-	for k < len(lit) && o+k < len(input) && lowerByte(input[o+k]) == lowerByte(lit[k]) {
+	for k < len(lit) && o+k < len(input) && lower(input[o+k]) == lower(lit[k]) {
 		k++
 	}
 	if k == len(lit) {
@@ -71,11 +71,4 @@ func onlyLiteral(expected []string) (string, bool) {
 	}
 	lit, err := strconv.Unquote(expected[0])
 	return lit, err == nil
-}
-
-func lowerByte(b byte) byte {
-	if 'A' <= b && b <= 'Z' {
-		return b + 'a' - 'A'
-	}
-	return b
 }
