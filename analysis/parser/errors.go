@@ -44,11 +44,7 @@ func (s *shape) at(input string, offset int) *grammar.SyntaxError {
 // catch).
 func (s *shape) into(err *grammar.SyntaxError, input string, offset int) bool {
 	s.once.Do(func() {
-		ref := Reference
-		if s.relative {
-			ref = ReferenceRelative
-		}
-		if _, err := ref(s.template); err != nil {
+		if _, err := general(s.template, s.relative); err != nil {
 			s.err, _ = err.(*grammar.SyntaxError)
 		}
 	})

@@ -119,35 +119,39 @@ func ValidateReference(input string) error {
 }
 
 func validate(input string, relative bool) error {
-	p := fastPool.Get().(*fast)
-	defer fastPool.Put(p)
-	p.nodes = p.nodes[:0]
-	if p.parse(input, relative) {
-		return nil
-	}
-	if err, ok := p.syntaxError(input); ok {
-		return err
-	}
-	if relative {
-		_, err := ReferenceRelative(input)
-		return err
-	}
-	_, err := Reference(input)
+	_, err := parsePooled(input, relative, false)
 	return err
 }
 
 // parseOnce is Parse (ParseReference when relative) with a pooled fast
 // path, whose nodes the tree copies in one exact allocation.
 func parseOnce(input string, relative bool) (grammar.Tree, error) {
+	return parsePooled(input, relative, true)
+}
+
+// parsePooled parses input with a pooled fast path, falling back to the
+// general matcher only for a failure whose error the fast path does not
+// know; a valid URL's tree is kept (its nodes copied) only when keep is
+// set.
+func parsePooled(input string, relative, keep bool) (grammar.Tree, error) {
 	p := fastPool.Get().(*fast)
 	defer fastPool.Put(p)
 	p.nodes = p.nodes[:0]
 	if p.parse(input, relative) {
+		if !keep {
+			return grammar.Tree{}, nil
+		}
 		return grammar.Tree{Input: input, Nodes: append([]grammar.Node(nil), p.nodes...)}, nil
 	}
 	if err, ok := p.syntaxError(input); ok {
 		return grammar.Tree{}, err
 	}
+	return general(input, relative)
+}
+
+// general parses input with the general matcher: Reference, or
+// ReferenceRelative when relative.
+func general(input string, relative bool) (grammar.Tree, error) {
 	if relative {
 		return ReferenceRelative(input)
 	}
@@ -189,11 +193,7 @@ func (p *Parser) parse(input string, relative bool, t *grammar.Tree) error {
 		t.Input, t.Nodes = "", t.Nodes[:0]
 		return &p.err
 	}
-	ref := Reference
-	if relative {
-		ref = ReferenceRelative
-	}
-	rt, err := ref(input)
+	rt, err := general(input, relative)
 	t.Nodes = append(t.Nodes[:0], rt.Nodes...)
 	if err != nil {
 		t.Input = ""
