@@ -36,7 +36,7 @@ func (m *Mapper) Edit(text []byte, start, oldEnd, newEnd int) *Mapper {
 	out.cps = make([]checkpoint, 0, len(m.cps)+(newEnd-start)/checkpointGap+2)
 	out.cps = append(out.cps, m.cps[:k]...)
 	out.cps = append(out.cps, checkpoint{off: rs, ascii: true})
-	out.index(text, rs, stop)
+	out.index(rs, stop)
 	if resync == len(m.lines) {
 		return out
 	}

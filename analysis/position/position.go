@@ -53,15 +53,16 @@ func New(text []byte) *Mapper {
 	m := &Mapper{text: text, lines: make([]int, 1, 1+len(text)/40)}
 	m.cps = make([]checkpoint, 1, 1+len(text)/checkpointGap)
 	m.cps[0] = checkpoint{ascii: true}
-	m.index(text, 0, len(text))
+	m.index(0, len(text))
 	return m
 }
 
-// index reads text[from:stop], where from starts a line and m's last
+// index reads m.text[from:stop], where from starts a line and m's last
 // checkpoint is at from: it appends the start of every line that begins
 // in (from, stop] to m.lines, and a checkpoint every checkpointGap bytes,
 // clearing the ASCII flag of a stretch that holds a non-ASCII byte.
-func (m *Mapper) index(text []byte, from, stop int) {
+func (m *Mapper) index(from, stop int) {
+	text := m.text
 	cur := len(m.cps) - 1
 	var u16, runes int // columns at i, counted from the start of the line
 	for i := from; i < stop; {

@@ -207,14 +207,10 @@ var mdPool = sync.Pool{New: func() any { return new(md) }}
 const maxPooled = 1 << 16
 
 // newMD returns a Markdown scanner for sc, with the scratch of an earlier
-// one if there is one.
+// one if there is one (release left it empty).
 func newMD(sc *scanner) *md {
 	p := mdPool.Get().(*md)
-	*p = md{
-		sc: sc, doc: sc.doc,
-		open: p.open[:0], regions: p.regions[:0], rlines: p.rlines[:0], labels: p.labels, label: p.label[:0],
-		skips: p.skips[:0], noBare: p.noBare[:0], stack: p.stack[:0], runs: p.runs, breaks: p.breaks[:0], seps: p.seps[:0],
-	}
+	p.sc, p.doc = sc, sc.doc
 	return p
 }
 

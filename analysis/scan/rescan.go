@@ -59,9 +59,9 @@ func ScanOutline(doc []byte, lang string) (Result, *Outline) {
 	m.inlines()
 	out.labels = m.labels
 	cands := sc.sorted()
-	slices.SortStableFunc(sc.comments, func(x, y comment) int { return x.start - y.start })
+	sups := suppressions(doc, sc.comments) // sorts them, for the Outline too
 	out.comments = sc.comments
-	return Result{Candidates: cands, Suppressions: suppressions(doc, slices.Clone(sc.comments))}, out
+	return Result{Candidates: cands, Suppressions: sups}, out
 }
 
 // Window is the part of an edited document that Rescan scanned again:
@@ -170,7 +170,7 @@ func (o *Outline) Apply(doc []byte, w *Window) (*Outline, []Suppression) {
 	for _, c := range o.comments[c1:] {
 		n.comments = append(n.comments, comment{c.start + delta, c.end + delta, c.bodyStart + delta, c.bodyEnd + delta})
 	}
-	return n, suppressions(doc, slices.Clone(n.comments))
+	return n, suppressions(doc, n.comments)
 }
 
 // spliceInts returns old, in order, with its values in (a, oldEnd) replaced

@@ -240,7 +240,9 @@ type Result struct {
 }
 
 // Scan finds, in one pass over doc, its candidate URLs (in document order)
-// and its suppression directives (see Result), for the LSP language id
+// and its suppression directives (see Result; plain text, which has no
+// comment syntax, finds its directives by a search for "urlls-"), for the
+// LSP language id
 // lang: "markdown"; "html" (and "xml", "xhtml", "svg", "vue",
 // "svelte", which are scanned as HTML); "restructuredtext"; "asciidoc";
 // "plaintext"; or a code language
@@ -279,8 +281,7 @@ func Scan(doc []byte, lang string) Result {
 	if kind == kindText {
 		// Plain text has no comment syntax of its own (and the AsciiDoc
 		// that looksLikeAsciiDoc finds in it keeps to the plain-text one).
-		sc.wantComments = true
-		sc.textComments()
+		return Result{Candidates: sc.sorted(), Suppressions: PlainTextSuppressions(doc)}
 	}
 	return Result{Candidates: sc.sorted(), Suppressions: suppressions(doc, sc.comments)}
 }
