@@ -411,6 +411,17 @@ func (a *analyzer) characters() {
 			a.flag(i, j)
 			a.tildes(i, j)
 		case b == '%':
+			if a.mode == summary && j < len(s) && s[j] == '%' {
+				// Each "%" followed by a "%" is a bad escape of its own
+				// byte: a run of them is one finding (summary), made
+				// without a call for each.
+				for j+1 < len(s) && s[j+1] == '%' && !a.isMasked(j) {
+					j++
+				}
+				a.flag(i, j)
+				a.badEscapeRun(i, j)
+				break
+			}
 			if !isEscape(s, i) {
 				a.flag(i, j)
 				a.badEscape(i)
@@ -571,6 +582,23 @@ func (a *analyzer) badEscape(i int) {
 	fx := a.fixes(1)
 	fx[0] = fix{msg: "encode % as %25", edits: a.edits(edit{i, i + 1, "%25"})}
 	a.add(finding{start: i, end: k, code: codeBadEscape, fixes: fx})
+}
+
+// badEscapeRun adds the bad escapes "%" of text[i:j], each "%" followed by
+// a "%", to the run that ends at i, or as a run of their own (summary).
+func (a *analyzer) badEscapeRun(i, j int) {
+	if n := len(a.findings); n > 0 {
+		last := &a.findings[n-1]
+		if last.code == codeBadEscape && last.end == i && last.firstEnd()-last.start == 1 {
+			last.end, last.n = j, last.count()+j-i
+			return
+		}
+	}
+	f := finding{start: i, end: j, code: codeBadEscape}
+	if j-i > 1 {
+		f.n = j - i
+	}
+	a.add(f)
 }
 
 // badEscapeMessage is badEscapeMessage, the last message remembered.
