@@ -262,14 +262,16 @@ func (memo *urlMemo) textEdits(n int) []TextEdit {
 }
 
 // fromBlock returns an empty slice with room for n elements, cut from
-// *block (a new block of blockSize when it has no room left), or its own
-// when n is more than a quarter of a block.
+// *block (a new block when it has no room left), or its own when n is more
+// than a quarter of a block. The blocks double from 16 elements to
+// blockSize, so that a document with a finding or two does not allocate
+// room for hundreds.
 func fromBlock[T any](block *[]T, n int) []T {
 	if n > blockSize/4 {
 		return make([]T, 0, n)
 	}
 	if cap(*block)-len(*block) < n {
-		*block = make([]T, 0, blockSize)
+		*block = make([]T, 0, max(min(2*cap(*block), blockSize), 16, n))
 	}
 	k := len(*block)
 	*block = (*block)[:k+n]
