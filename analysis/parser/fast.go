@@ -259,58 +259,46 @@ func (p *fast) at(pos int, c byte) bool { return pos < len(p.in) && p.in[pos] ==
 // host parses host at pos: the longest run of host bytes must be a hostname,
 // or else a hostnumber (host = hostname / hostnumber). Every context a host
 // stands in continues with a byte that is not a host byte, so the run is all
-// of it.
+// of it. One pass scans the run, checks its labels and adds their nodes, as
+// a hostname; a run that is none has them dropped and must be a hostnumber.
 func (p *fast) host(pos int) (int, bool) {
 	in := p.in
-	end := pos
-	for end < len(in) && class[in[end]]&cHost != 0 {
-		end++
+	mark, depth := len(p.nodes), p.depth
+	p.push(rHost, pos)
+	p.push(rHostname, pos)
+	// domainlabel = alphadigit / alphadigit *( alphadigit / "-" ) alphadigit
+	// toplabel    = alpha / alpha *( alphadigit / "-" ) alphadigit
+	// The run holds letters, digits, "-" and "." only.
+	hostname := true
+	start, end := pos, pos
+	for ; end < len(in); end++ {
+		c := in[end]
+		if class[c]&cHost == 0 {
+			break
+		}
+		if c == '.' {
+			hostname = hostname && end > start && in[start] != '-' && in[end-1] != '-'
+			p.leaf(rDomainlabel, start, end)
+			start = end + 1
+		}
 	}
 	if end == pos {
+		p.nodes, p.depth = p.nodes[:mark], depth
 		return pos, false
 	}
-	p.push(rHost, pos)
-	if validHostname(in[pos:end]) {
-		p.push(rHostname, pos)
-		start := pos
-		for i := pos; i <= end; i++ {
-			if i == end {
-				p.leaf(rToplabel, start, end)
-			} else if in[i] == '.' {
-				p.leaf(rDomainlabel, start, i)
-				start = i + 1
-			}
-		}
+	if hostname && end > start && class[in[start]]&cAlpha != 0 && in[end-1] != '-' {
+		p.leaf(rToplabel, start, end)
 		p.pop(end)
-	} else if validHostnumber(in[pos:end]) {
-		p.leaf(rHostnumber, pos, end)
 	} else {
-		p.depth--
-		return pos, false
+		p.nodes, p.depth = p.nodes[:mark+1], depth+1 // the host node alone
+		if !validHostnumber(in[pos:end]) {
+			p.nodes, p.depth = p.nodes[:mark], depth
+			return pos, false
+		}
+		p.leaf(rHostnumber, pos, end)
 	}
 	p.pop(end)
 	return end, true
-}
-
-// validHostname reports whether s is *( domainlabel "." ) toplabel.
-func validHostname(s string) bool {
-	start := 0
-	for i := 0; i <= len(s); i++ {
-		if i < len(s) && s[i] != '.' {
-			continue
-		}
-		label := s[start:i]
-		// domainlabel = alphadigit / alphadigit *( alphadigit / "-" ) alphadigit
-		// toplabel    = alpha / alpha *( alphadigit / "-" ) alphadigit
-		if len(label) == 0 || label[0] == '-' || label[len(label)-1] == '-' {
-			return false
-		}
-		if i == len(s) && class[label[0]]&cAlpha == 0 {
-			return false
-		}
-		start = i + 1
-	}
-	return true
 }
 
 // validHostnumber reports whether s is digits "." digits "." digits "." digits.
