@@ -120,6 +120,8 @@ type scratch struct {
 	// parser and tree parse by RFC 1738 (parse1738).
 	parser parser.Parser
 	tree   grammar.Tree
+	// scheme is the last scheme's facts (schemeFacts).
+	scheme schemeFacts
 }
 
 // blocks hold the fixes and edits of findings, and the findings merge
@@ -584,6 +586,34 @@ func (a *analyzer) badEscape(i int) {
 	a.add(finding{start: i, end: k, code: codeBadEscape, fixes: fx})
 }
 
+// schemeFacts is what the scheme checks ask of a scheme as written, worked
+// out once for the scheme the last URL had: a document's URLs mostly have
+// one or two schemes, and each question is a map lookup.
+type schemeFacts struct {
+	scheme string // as written
+	lower  string // strings.ToLower(scheme)
+	// known: RFC 1738 gives it a syntax, it is reserved, or in use
+	// (schemes.InUse); reserved: RFC 1738 §4 reserves it; authority: its
+	// URLs start "scheme://" and a host (authoritySchemes).
+	known, reserved, authority bool
+}
+
+// schemeFacts returns the facts of scheme, remembered.
+func (sc *scratch) schemeFacts(scheme string) *schemeFacts {
+	if f := &sc.scheme; f.scheme == scheme && f.lower != "" {
+		return f
+	}
+	lower := strings.ToLower(scheme)
+	sc.scheme = schemeFacts{
+		scheme:    scheme,
+		lower:     lower,
+		known:     parser.KnownScheme(lower) || reservedSchemes[lower] || schemes.InUse(lower),
+		reserved:  reservedSchemes[lower],
+		authority: authoritySchemes[lower],
+	}
+	return &sc.scheme
+}
+
 // badEscapeRun adds the bad escapes "%" of text[i:j], each "%" followed by
 // a "%", to the run that ends at i, or as a run of their own (summary).
 func (a *analyzer) badEscapeRun(i, j int) {
@@ -807,8 +837,9 @@ func (a *analyzer) schemeChecks() {
 	if sch == "" {
 		return
 	}
-	lower := strings.ToLower(sch)
-	known := parser.KnownScheme(lower) || reservedSchemes[lower] || schemes.InUse(lower) || a.user != nil
+	facts := a.scratch.schemeFacts(sch)
+	lower := facts.lower
+	known := facts.known || a.user != nil
 	if !known {
 		if word, glued := gluedScheme(lower); glued {
 			// "baseada emhttps://…": a space went missing before the URL.
@@ -830,7 +861,7 @@ func (a *analyzer) schemeChecks() {
 			fixes: []fix{{msg: "lower-case the scheme", edits: []edit{{0, len(sch), lower}}}}})
 	}
 	switch {
-	case reservedSchemes[lower] && a.user == nil: // a user's grammar gives it a syntax
+	case facts.reserved && a.user == nil: // a user's grammar gives it a syntax
 		a.add(finding{start: 0, end: len(sch), code: codeReservedScheme,
 			msg: fmt.Sprintf("scheme %s is reserved by RFC 1738 §4 without a syntax; checked as genericurl", quote(lower))})
 	case !known:
@@ -884,7 +915,7 @@ func (a *analyzer) separatorTypos() bool {
 		}
 		return false
 	}
-	if !authoritySchemes[strings.ToLower(a.scheme)] {
+	if !a.scratch.schemeFacts(a.scheme).authority {
 		return false
 	}
 	p := len(a.scheme)
@@ -892,7 +923,7 @@ func (a *analyzer) separatorTypos() bool {
 	// taken for a host name with an empty port.
 	if strings.HasPrefix(s[p:], "://") {
 		rest := s[p+3:]
-		if second := parser.Scheme(rest); authoritySchemes[strings.ToLower(second)] && strings.HasPrefix(rest[len(second):], "://") {
+		if second := parser.Scheme(rest); second != "" && authoritySchemes[strings.ToLower(second)] && strings.HasPrefix(rest[len(second):], "://") {
 			end := p + 3 + len(second) + 3
 			a.add(finding{start: 0, end: end, code: codeSyntax,
 				msg:   fmt.Sprintf("the scheme is written twice: %s", quote(s[:end])),
