@@ -202,22 +202,21 @@ func (p *fast) leaf(r *grammar.Rule, start, end int) {
 // None of the sets holds "%", so an escape is never also a plain byte.
 func (p *fast) run(pos int, set uint16, esc *grammar.Rule) int {
 	in := p.in
-	for pos < len(in) {
-		c := in[pos]
-		if class[c]&set != 0 {
+	for {
+		// The bytes of the set, in a loop of their own: the escapes
+		// between runs are few.
+		for pos < len(in) && class[in[pos]]&set != 0 {
 			pos++
-			continue
 		}
-		if c == '%' && pos+2 < len(in) && isHex(in[pos+1]) && isHex(in[pos+2]) {
+		if pos+2 < len(in) && in[pos] == '%' && isHex(in[pos+1]) && isHex(in[pos+2]) {
 			if esc != nil {
 				p.leaf(esc, pos, pos+3)
 			}
 			pos += 3
 			continue
 		}
-		break
+		return pos
 	}
-	return pos
 }
 
 // runTo is run stopped at limit.
