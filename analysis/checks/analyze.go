@@ -69,6 +69,8 @@ type analyzer struct {
 	scheme   string         // as written, "" for none
 	auth     authority      // of text
 	flagged  []bool         // bytes a character-level code reported
+	// anyFlagged: some byte is flagged.
+	anyFlagged bool
 	// masked marks the bytes of template and placeholder syntax
 	// (scan.Placeholders: "{{ .URL }}", "{id}", "$HOST", "<user>"): not
 	// URL text but a stand-in for it, never reported and never fixed; nil
@@ -334,6 +336,9 @@ func (a *analyzer) touchesPlaceholder(edits []edit) bool {
 }
 
 func (a *analyzer) flag(i, j int) {
+	if i < j {
+		a.anyFlagged = true
+	}
 	for ; i < j; i++ {
 		a.flagged[i] = true
 	}
@@ -374,11 +379,28 @@ func isEscape(s string, i int) bool {
 	return i+2 < len(s) && s[i] == '%' && isHex(s[i+1]) && isHex(s[i+2])
 }
 
+// characterByte marks the bytes a character-level code looks at
+// (characters): non-ASCII bytes, unsafe bytes (unsafeByte), "~" and "%".
+var characterByte = func() (t [256]bool) {
+	for b := range t {
+		t[b] = b >= 0x80 || unsafeByte(byte(b)) || b == '~' || b == '%'
+	}
+	return t
+}()
+
 // characters runs the character-level codes over the text, byte by byte.
 func (a *analyzer) characters() {
 	s := a.text
 	labelDone := -1 // end of the host label whose non-ascii finding is made
 	for i := 0; i < len(s); {
+		// Most bytes concern no check: they are skipped in a loop of
+		// their own.
+		for i < len(s) && !characterByte[s[i]] {
+			i++
+		}
+		if i == len(s) {
+			break
+		}
 		b := s[i]
 		j := i + 1
 		if a.isMasked(i) {
@@ -1097,9 +1119,18 @@ var standInBytes = [...]byte{'a', '0'}
 func (a *analyzer) standIns() []byte {
 	s := a.text
 	rep := a.scratch.bytes(s)
-	for i := range rep {
-		if a.flagged[i] || a.isMasked(i) {
-			rep[i] = standInBytes[0]
+	switch {
+	case a.masked != nil:
+		for i := range rep {
+			if a.flagged[i] || a.masked[i] {
+				rep[i] = standInBytes[0]
+			}
+		}
+	case a.anyFlagged:
+		for i, f := range a.flagged {
+			if f {
+				rep[i] = standInBytes[0]
+			}
 		}
 	}
 	// A fragment that is a client-side route ("#/room/#urlls:matrix.org",
