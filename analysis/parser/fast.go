@@ -228,11 +228,21 @@ func (p *fast) runTo(pos, limit int, set uint16, esc *grammar.Rule) int {
 	return end
 }
 
-// node scans a run of set as a node of rule r.
+// node scans a run of set as a node of rule r. Its only children are the
+// escape leaves run adds after it, so it is closed in place, without the
+// stack of open nodes (push, pop): most nodes of a tree are these.
 func (p *fast) node(r *grammar.Rule, pos int, set uint16, esc *grammar.Rule) int {
-	p.push(r, pos)
+	if p.depth >= len(p.open) {
+		p.push(r, pos) // as deep as push stops adding nodes
+		end := p.run(pos, set, esc)
+		p.pop(end)
+		return end
+	}
+	i := len(p.nodes)
+	p.nodes = append(p.nodes, grammar.Node{ID: r.ID, Start: int32(pos)})
 	end := p.run(pos, set, esc)
-	p.pop(end)
+	n := &p.nodes[i]
+	n.End, n.Size = int32(end), int32(len(p.nodes)-i)
 	return end
 }
 
