@@ -21,7 +21,34 @@ type finding struct {
 	start, end int
 	code, msg  string
 	fixes      []fix
+	// n is how many occurrences the finding stands for: an analysis that
+	// only counts (summary) makes one finding of a run of n identical
+	// bad escapes side by side, [start, end) covering them all. 0 is one.
+	n int
 }
+
+// count returns how many occurrences f stands for.
+func (f *finding) count() int { return max(f.n, 1) }
+
+// firstEnd returns where the first occurrence of f ends.
+func (f *finding) firstEnd() int { return f.start + (f.end-f.start)/f.count() }
+
+// mode is what an analysis makes of its findings.
+type mode uint8
+
+const (
+	// withFixes: each finding with its fixes, for check to verify and
+	// offer.
+	withFixes mode = iota
+	// findOnly: each finding without the fixes of bad escapes (the cheap
+	// and many), for verify, which looks at what is found and where.
+	findOnly
+	// summary: as findOnly, and a run of identical bad escapes side by side
+	// is one finding (finding.n), for check of a URL too long to verify
+	// any fix of: merge only counts them, so a line of a hundred thousand
+	// "%" costs one finding, not a hundred thousand.
+	summary
+)
 
 type fix struct {
 	msg   string
@@ -42,18 +69,20 @@ type analyzer struct {
 	scheme   string         // as written, "" for none
 	auth     authority      // of text
 	flagged  []bool         // bytes a character-level code reported
+	// anyFlagged: some byte is flagged.
+	anyFlagged bool
 	// masked marks the bytes of template and placeholder syntax
 	// (scan.Placeholders: "{{ .URL }}", "{id}", "$HOST", "<user>"): not
 	// URL text but a stand-in for it, never reported and never fixed; nil
 	// when there is none.
 	masked   []bool
 	findings []finding
-	// fixBlock and editBlock are where the fixes of the findings are
-	// allocated (analyzer.fixes, analyzer.edits).
-	fixBlock  []fix
-	editBlock []edit
-	// noFixes: the caller does not want the fixes of bad escapes (analyze).
-	noFixes bool
+	// blocks are where the fixes of the findings are allocated
+	// (analyzer.fixes, analyzer.edits): the scratch's.
+	blocks *blocks
+	// mode says whether the caller wants the fixes of bad escapes, and
+	// whether runs of them are one finding (analyze).
+	mode mode
 	// Facts of the text computed once, so that what the character checks
 	// ask per byte costs constant time: the host name span (host), where
 	// a fragment directive starts (len(text) when none) and the "}" that
@@ -69,18 +98,41 @@ type analyzer struct {
 	// user is the start rule of the user's grammar for the scheme
 	// (Options.Schemes), nil for none: then userSyntax parses the URL.
 	user *grammar.Rule
-	// scratch lends flagged, the text standIns writes and the findings of
-	// an analysis without fixes; nil: they are allocated.
+	// scratch lends flagged, the text standIns writes, the RFC 1738
+	// parser and the blocks; never nil.
 	scratch *scratch
 }
 
 // scratch is working memory that the analyses of the URLs of one document
 // share, one analysis at a time: a URL costs its findings, not the bytes
 // of its copies. None of it outlives the analysis that uses it; findings
-// is where verify has the findings of a fixed text made (analyzeInto).
+// is where verify has the findings of a fixed text made (analyze).
 type scratch struct {
 	flagged  []bool
 	rep      []byte
+	findings []finding
+	// checked is where check has the findings of its analysis made:
+	// merge copies what it keeps.
+	checked []finding
+	blocks  blocks
+	// escapeSpan and escapeMsg are the last bad escape badEscapeMessage
+	// worded: most bad escapes of a document are the same ("%zz", "%"),
+	// and so is their message, which depends on the span alone.
+	escapeSpan, escapeMsg string
+	// parser and tree parse by RFC 1738 (parse1738).
+	parser parser.Parser
+	tree   grammar.Tree
+	// scheme is the last scheme's facts (schemeFacts).
+	scheme schemeFacts
+}
+
+// blocks hold the fixes and edits of findings, and the findings merge
+// keeps, a block at a time: a URL with a finding costs a part of a block,
+// not allocations of its own. A block is never written again once handed
+// out, so what is cut from it may live on (in urlMemo).
+type blocks struct {
+	fixes    []fix
+	edits    []edit
 	findings []finding
 }
 
@@ -124,19 +176,22 @@ func (sc *scratch) bytes(s string) []byte {
 // the placeholder stands for decides whether the URL parses). A URL that is
 // all placeholder ("{{ .URL }}") has no findings.
 //
-// Without fixes, the findings that are cheap to find and many (bad escapes)
-// come without their fixes, for a caller that will not offer them: verify,
-// which looks at what is found only, and a URL too long to verify a fix of.
+// Without fixes (findOnly, summary: mode), the findings that are cheap to
+// find and many (bad escapes) come without their fixes, for a caller that
+// will not offer them: verify, which looks at what is found only, and a URL
+// too long to verify a fix of.
 //
-// sc, when not nil, lends the analysis its working memory (scratch).
-func analyze(text string, rd reading, fixes bool, sc *scratch) (findings []finding, stop int) {
-	return analyzeInto(text, rd, fixes, sc, nil)
-}
-
-// analyzeInto is analyze appending the findings to into[:0], for a caller
-// that looks at them and lets go (verify): into's memory is reused.
-func analyzeInto(text string, rd reading, fixes bool, sc *scratch, into []finding) (findings []finding, stop int) {
-	a := &analyzer{findings: into[:0], text: text, relative: rd.relative, profile: rd.profile, scheme: parser.Scheme(text), stop: 0, user: rd.user, noFixes: !fixes, scratch: sc}
+// sc, when not nil, lends the analysis its working memory (scratch); nil:
+// the analysis has its own.
+//
+// The findings are appended to into[:0], for a caller that looks at them
+// and lets go (check, which merges them, and verify): into's memory is
+// reused.
+func analyze(text string, rd reading, m mode, sc *scratch, into []finding) (findings []finding, stop int) {
+	if sc == nil {
+		sc = new(scratch)
+	}
+	a := &analyzer{findings: into[:0], text: text, relative: rd.relative, profile: rd.profile, scheme: parser.Scheme(text), stop: 0, user: rd.user, mode: m, scratch: sc, blocks: &sc.blocks}
 	a.auth = parseAuthority(text, a.scheme)
 	if !a.mask(rd) {
 		return nil, len(text) + 1
@@ -144,7 +199,7 @@ func analyzeInto(text string, rd reading, fixes bool, sc *scratch, into []findin
 	a.hostStart, a.hostEnd, a.hostOK = a.host()
 	a.directive = fragmentDirective(text)
 	a.flagged = sc.bools(len(text))
-	if n := strings.Count(text, "%"); n > 64 {
+	if n := strings.Count(text, "%"); n > 64 && m != summary {
 		// Room for a finding per "%" (bad escapes, needless escapes): a
 		// line of a hundred thousand "%" then builds its findings in place.
 		a.findings = slices.Grow(a.findings[:0], n)
@@ -160,11 +215,12 @@ func analyzeInto(text string, rd reading, fixes bool, sc *scratch, into []findin
 	} else if a.profile != parser.RFC1738 || !a.separatorTypos() {
 		a.syntax()
 	}
+	// A run (summary) sorts as its first occurrence would.
 	byPlace := func(i, j int) bool {
 		if a.findings[i].start != a.findings[j].start {
 			return a.findings[i].start < a.findings[j].start
 		}
-		return a.findings[i].end < a.findings[j].end
+		return a.findings[i].firstEnd() < a.findings[j].firstEnd()
 	}
 	if !sort.SliceIsSorted(a.findings, byPlace) {
 		sort.SliceStable(a.findings, byPlace)
@@ -280,6 +336,9 @@ func (a *analyzer) touchesPlaceholder(edits []edit) bool {
 }
 
 func (a *analyzer) flag(i, j int) {
+	if i < j {
+		a.anyFlagged = true
+	}
 	for ; i < j; i++ {
 		a.flagged[i] = true
 	}
@@ -320,11 +379,28 @@ func isEscape(s string, i int) bool {
 	return i+2 < len(s) && s[i] == '%' && isHex(s[i+1]) && isHex(s[i+2])
 }
 
+// characterByte marks the bytes a character-level code looks at
+// (characters): non-ASCII bytes, unsafe bytes (unsafeByte), "~" and "%".
+var characterByte = func() (t [256]bool) {
+	for b := range t {
+		t[b] = b >= 0x80 || unsafeByte(byte(b)) || b == '~' || b == '%'
+	}
+	return t
+}()
+
 // characters runs the character-level codes over the text, byte by byte.
 func (a *analyzer) characters() {
 	s := a.text
 	labelDone := -1 // end of the host label whose non-ascii finding is made
 	for i := 0; i < len(s); {
+		// Most bytes concern no check: they are skipped in a loop of
+		// their own.
+		for i < len(s) && !characterByte[s[i]] {
+			i++
+		}
+		if i == len(s) {
+			break
+		}
 		b := s[i]
 		j := i + 1
 		if a.isMasked(i) {
@@ -359,6 +435,17 @@ func (a *analyzer) characters() {
 			a.flag(i, j)
 			a.tildes(i, j)
 		case b == '%':
+			if a.mode == summary && j < len(s) && s[j] == '%' {
+				// Each "%" followed by a "%" is a bad escape of its own
+				// byte: a run of them is one finding (summary), made
+				// without a call for each.
+				for j+1 < len(s) && s[j+1] == '%' && !a.isMasked(j) {
+					j++
+				}
+				a.flag(i, j)
+				a.badEscapeRun(i, j)
+				break
+			}
 			if !isEscape(s, i) {
 				a.flag(i, j)
 				a.badEscape(i)
@@ -498,14 +585,106 @@ func (a *analyzer) badEscape(i int) {
 	}
 	// A line of a hundred thousand "%" has as many bad escapes, merged into
 	// one finding: the message of each is written only if it stays alone
-	// (merge, badEscapeMessage), and the fixes share one allocation.
-	if a.noFixes {
+	// (merge, badEscapeMessage), and the fixes come from shared blocks. An
+	// analysis that only counts them (summary) extends the run of the same
+	// span that ends here.
+	switch a.mode {
+	case summary:
+		if n := len(a.findings); n > 0 {
+			last := &a.findings[n-1]
+			w := last.firstEnd() - last.start
+			if last.code == codeBadEscape && last.end == i && k-i == w && a.text[i:k] == a.text[last.start:last.start+w] {
+				last.end, last.n = k, last.count()+1
+				return
+			}
+		}
+		fallthrough
+	case findOnly:
 		a.add(finding{start: i, end: k, code: codeBadEscape})
 		return
 	}
 	fx := a.fixes(1)
 	fx[0] = fix{msg: "encode % as %25", edits: a.edits(edit{i, i + 1, "%25"})}
 	a.add(finding{start: i, end: k, code: codeBadEscape, fixes: fx})
+}
+
+// schemeFacts is what the scheme checks ask of a scheme as written, worked
+// out once for the scheme the last URL had: a document's URLs mostly have
+// one or two schemes, and each question is a map lookup.
+type schemeFacts struct {
+	scheme string // as written
+	lower  string // strings.ToLower(scheme)
+	// known: RFC 1738 gives it a syntax, it is reserved, or in use
+	// (schemes.InUse); reserved: RFC 1738 §4 reserves it; authority: its
+	// URLs start "scheme://" and a host (authoritySchemes).
+	known, reserved, authority bool
+}
+
+// schemeFacts returns the facts of scheme, remembered.
+func (sc *scratch) schemeFacts(scheme string) *schemeFacts {
+	if f := &sc.scheme; f.scheme == scheme && f.lower != "" {
+		return f
+	}
+	lower := strings.ToLower(scheme)
+	sc.scheme = schemeFacts{
+		scheme:    scheme,
+		lower:     lower,
+		known:     parser.KnownScheme(lower) || reservedSchemes[lower] || schemes.InUse(lower),
+		reserved:  reservedSchemes[lower],
+		authority: authoritySchemes[lower],
+	}
+	return &sc.scheme
+}
+
+// badEscapeRun adds the bad escapes "%" of text[i:j], each "%" followed by
+// a "%", to the run that ends at i, or as a run of their own (summary).
+func (a *analyzer) badEscapeRun(i, j int) {
+	if n := len(a.findings); n > 0 {
+		last := &a.findings[n-1]
+		if last.code == codeBadEscape && last.end == i && last.firstEnd()-last.start == 1 {
+			last.end, last.n = j, last.count()+j-i
+			return
+		}
+	}
+	f := finding{start: i, end: j, code: codeBadEscape}
+	if j-i > 1 {
+		f.n = j - i
+	}
+	a.add(f)
+}
+
+// badEscapeMessage is badEscapeMessage, the last message remembered.
+func (sc *scratch) badEscapeMessage(text string, f finding) string {
+	if span := text[f.start:f.end]; span != sc.escapeSpan || sc.escapeMsg == "" {
+		sc.escapeSpan, sc.escapeMsg = span, badEscapeMessage(text, f)
+	}
+	return sc.escapeMsg
+}
+
+// parse1738 returns the RFC 1738 parse of rfc1738Syntax: the scratch's
+// parser.Parser into its tree, reused URL after URL, so that a URL costs no
+// allocation (ParseReference when relative). An error it returns is the
+// Parser's own, good until the next parse: parse1738 copies it.
+func (sc *scratch) parse1738(relative bool) func(string) error {
+	return func(s string) error {
+		var err error
+		if relative {
+			err = sc.parser.ParseReference(s, &sc.tree)
+		} else {
+			err = sc.parser.Parse(s, &sc.tree)
+		}
+		if se, ok := err.(*grammar.SyntaxError); ok && se != nil {
+			copied := *se
+			return &copied
+		}
+		return err
+	}
+}
+
+// keep returns an empty slice with room for n findings, from sc's block,
+// for findings that outlive the analysis (merge's).
+func (sc *scratch) keep(n int) []finding {
+	return fromBlock(&sc.blocks.findings, n)
 }
 
 // badEscapeMessage is the message of a bad-escape finding that stays
@@ -521,27 +700,16 @@ func badEscapeMessage(text string, f finding) string {
 	return `"` + span + `"` + rest // strconv.Quote's result, in one allocation
 }
 
-// fixes returns n fixes from a block the analyzer shares among its
-// findings, so that a URL with many findings does not allocate each fix
-// alone. Each slice has its own capacity: appending to it copies.
+// fixes returns n fixes from a block the analyses share (blocks), so that
+// a URL with many findings does not allocate each fix alone. Each slice has
+// its own capacity: appending to it copies.
 func (a *analyzer) fixes(n int) []fix {
-	if cap(a.fixBlock)-len(a.fixBlock) < n {
-		a.fixBlock = make([]fix, 0, max(n, 2*cap(a.fixBlock)))
-	}
-	k := len(a.fixBlock)
-	a.fixBlock = a.fixBlock[:k+n]
-	return a.fixBlock[k : k+n : k+n]
+	return fromBlock(&a.blocks.fixes, n)[:n]
 }
 
-// edits returns es in a slice from a block the analyzer shares, as fixes.
+// edits returns es in a slice from a block the analyses share, as fixes.
 func (a *analyzer) edits(es ...edit) []edit {
-	n := len(es)
-	if cap(a.editBlock)-len(a.editBlock) < n {
-		a.editBlock = make([]edit, 0, max(n, 2*cap(a.editBlock)))
-	}
-	k := len(a.editBlock)
-	a.editBlock = append(a.editBlock, es...)
-	return a.editBlock[k : k+n : k+n]
+	return append(fromBlock(&a.blocks.edits, len(es)), es...)
 }
 
 // redundantEscape reports whether the escape at i encodes a character that
@@ -691,8 +859,9 @@ func (a *analyzer) schemeChecks() {
 	if sch == "" {
 		return
 	}
-	lower := strings.ToLower(sch)
-	known := parser.KnownScheme(lower) || reservedSchemes[lower] || schemes.InUse(lower) || a.user != nil
+	facts := a.scratch.schemeFacts(sch)
+	lower := facts.lower
+	known := facts.known || a.user != nil
 	if !known {
 		if word, glued := gluedScheme(lower); glued {
 			// "baseada emhttps://…": a space went missing before the URL.
@@ -714,7 +883,7 @@ func (a *analyzer) schemeChecks() {
 			fixes: []fix{{msg: "lower-case the scheme", edits: []edit{{0, len(sch), lower}}}}})
 	}
 	switch {
-	case reservedSchemes[lower] && a.user == nil: // a user's grammar gives it a syntax
+	case facts.reserved && a.user == nil: // a user's grammar gives it a syntax
 		a.add(finding{start: 0, end: len(sch), code: codeReservedScheme,
 			msg: fmt.Sprintf("scheme %s is reserved by RFC 1738 §4 without a syntax; checked as genericurl", quote(lower))})
 	case !known:
@@ -768,7 +937,7 @@ func (a *analyzer) separatorTypos() bool {
 		}
 		return false
 	}
-	if !authoritySchemes[strings.ToLower(a.scheme)] {
+	if !a.scratch.schemeFacts(a.scheme).authority {
 		return false
 	}
 	p := len(a.scheme)
@@ -776,7 +945,7 @@ func (a *analyzer) separatorTypos() bool {
 	// taken for a host name with an empty port.
 	if strings.HasPrefix(s[p:], "://") {
 		rest := s[p+3:]
-		if second := parser.Scheme(rest); authoritySchemes[strings.ToLower(second)] && strings.HasPrefix(rest[len(second):], "://") {
+		if second := parser.Scheme(rest); second != "" && authoritySchemes[strings.ToLower(second)] && strings.HasPrefix(rest[len(second):], "://") {
 			end := p + 3 + len(second) + 3
 			a.add(finding{start: 0, end: end, code: codeSyntax,
 				msg:   fmt.Sprintf("the scheme is written twice: %s", quote(s[:end])),
@@ -950,9 +1119,18 @@ var standInBytes = [...]byte{'a', '0'}
 func (a *analyzer) standIns() []byte {
 	s := a.text
 	rep := a.scratch.bytes(s)
-	for i := range rep {
-		if a.flagged[i] || a.isMasked(i) {
-			rep[i] = standInBytes[0]
+	switch {
+	case a.masked != nil:
+		for i := range rep {
+			if a.flagged[i] || a.masked[i] {
+				rep[i] = standInBytes[0]
+			}
+		}
+	case a.anyFlagged:
+		for i, f := range a.flagged {
+			if f {
+				rep[i] = standInBytes[0]
+			}
 		}
 	}
 	// A fragment that is a client-side route ("#/room/#urlls:matrix.org",
@@ -1127,12 +1305,7 @@ func (a *analyzer) authorityFailure(rep string, se *grammar.SyntaxError) *gramma
 // digit, ":" in the first segment of a relative path, "file:////x", "//"
 // in a genericurl. --grammar rfc3986 holds them to RFC 3986.)
 func (a *analyzer) rfc1738Syntax(rep []byte) {
-	se, report := a.parseWithStandIns(rep, func(s string) error {
-		if a.relative {
-			return parser.ValidateReference(s)
-		}
-		return parser.Validate(s)
-	})
+	se, report := a.parseWithStandIns(rep, a.scratch.parse1738(a.relative))
 	if !report {
 		return
 	}

@@ -40,13 +40,13 @@ func merge(fs []finding, v *verifier) []finding {
 		}
 		return g
 	}
-	out := make([]finding, 0, len(order))
+	out := v.scratch.keep(len(order))
 	for _, code := range order {
 		g := groupOf(code)
-		if len(g) == 1 {
+		if len(g) == 1 && g[0].count() == 1 {
 			f := g[0]
 			if f.code == codeBadEscape {
-				f.msg = badEscapeMessage(v.text, f)
+				f.msg = v.scratch.badEscapeMessage(v.text, f)
 			}
 			// The fixes are f's own (analyze makes each finding's):
 			// the ones kept are kept in place.
@@ -72,7 +72,7 @@ func merge(fs []finding, v *verifier) []finding {
 			// No fix can pass verify any more (the text alone is over what
 			// is left of the budget): do not build the union of a
 			// hundred thousand fixes to be refused.
-		} else if fixesAll(g) {
+		} else if fixesAll(g) { // so no runs (summary): one place each
 			edits, ok := unionOfFixes(g)
 			if !ok || !v.verify(places(g), edits) {
 				// One occurrence's fix may be at fault: verify each alone,
@@ -154,16 +154,17 @@ func mergedMessage(text string, g []finding) string {
 		chars, n := distinctChars(text, g)
 		return fmt.Sprintf("%d unsafe characters %s: no URL grammar allows them unencoded", n, chars)
 	case codeBadEscape:
-		// Quoting is one-to-one: dedupe the spans, then quote the few left.
+		// Quoting is one-to-one: dedupe the spans, then quote the few
+		// left. A run (summary) is as many occurrences of one span.
 		spans := make([]string, 0, len(g))
 		for _, f := range g {
-			spans = append(spans, text[f.start:f.end])
+			spans = append(spans, text[f.start:f.firstEnd()])
 		}
 		quoted := dedupe(spans)
 		for i, s := range quoted {
 			quoted[i] = strconv.Quote(s)
 		}
-		return fmt.Sprintf(`%d bad escapes %s: "%%" must be followed by two hex digits`, len(g), joinList(quoted))
+		return fmt.Sprintf(`%d bad escapes %s: "%%" must be followed by two hex digits`, occurrences(g), joinList(quoted))
 	}
 	// Any other code: its distinct messages, and how many places they are.
 	var msgs []string
@@ -172,10 +173,19 @@ func mergedMessage(text string, g []finding) string {
 	}
 	d := dedupe(msgs)
 	msg := joinMessages(d)
-	if len(d) < len(g) {
-		msg += fmt.Sprintf(" (%d places)", len(g))
+	if n := occurrences(g); len(d) < n {
+		msg += fmt.Sprintf(" (%d places)", n)
 	}
 	return msg
+}
+
+// occurrences counts the occurrences the findings of g stand for.
+func occurrences(g []finding) int {
+	n := 0
+	for i := range g {
+		n += g[i].count()
+	}
+	return n
 }
 
 // joinMessages joins distinct messages with "; ", the first few of them:

@@ -186,7 +186,7 @@ func (o Options) CheckCandidatesContext(ctx context.Context, doc []byte, cands [
 	// The findings of every URL first, so that the diagnostics are
 	// allocated once, as many as there are: a slice that doubles as it
 	// grows would copy the 40k findings of one line twice over.
-	var memo urlMemo
+	memo := urlMemo{size: len(cands)}
 	fss := make([][]finding, len(cands))
 	n := 0
 	for i := range cands {
@@ -225,7 +225,15 @@ func (o Options) CheckCandidatesContext(ctx context.Context, doc []byte, cands [
 // holds at most maxMemo URLs, starting afresh when full, so that a document
 // of a million different URLs does not keep them all twice.
 type urlMemo struct {
-	m       map[memoKey][]finding
+	// m is keyed by the text alone, which hashes as a string (a struct
+	// key of text and reading hashes field by field, at several times
+	// the cost), and holds the reading the findings are for: a document
+	// reads its URLs one or two ways, so a text met under another reading
+	// is checked again and replaces the entry.
+	m map[string]memoEntry
+	// size is how many URLs the document has (0: unknown): m is made for
+	// that many, up to maxMemo.
+	size    int
 	scratch scratch // the analyses' working memory
 	// fixBlock and editBlock are where the fixes of the document's
 	// diagnostics and their edits are allocated, a block at a time.
@@ -254,24 +262,27 @@ func (memo *urlMemo) textEdits(n int) []TextEdit {
 }
 
 // fromBlock returns an empty slice with room for n elements, cut from
-// *block (a new block of blockSize when it has no room left), or its own
-// when n is more than a quarter of a block.
+// *block (a new block when it has no room left), or its own when n is more
+// than a quarter of a block. The blocks double from 16 elements to
+// blockSize, so that a document with a finding or two does not allocate
+// room for hundreds.
 func fromBlock[T any](block *[]T, n int) []T {
 	if n > blockSize/4 {
 		return make([]T, 0, n)
 	}
 	if cap(*block)-len(*block) < n {
-		*block = make([]T, 0, blockSize)
+		*block = make([]T, 0, max(min(2*cap(*block), blockSize), 16, n))
 	}
 	k := len(*block)
 	*block = (*block)[:k+n]
 	return (*block)[k : k : k+n]
 }
 
-// memoKey is every input of check.
-type memoKey struct {
-	text string
-	rd   reading
+// memoEntry is what a urlMemo remembers of a text: the reading (every
+// input of check besides the text) and the findings.
+type memoEntry struct {
+	rd reading
+	fs []finding
 }
 
 // maxMemo bounds the URLs a urlMemo holds.
@@ -282,18 +293,19 @@ func (memo *urlMemo) check(text string, rd reading) []finding {
 	if memo == nil {
 		return check(text, rd, nil)
 	}
-	k := memoKey{text, rd}
-	if fs, ok := memo.m[k]; ok {
-		return fs
+	if e, ok := memo.m[text]; ok && e.rd == rd {
+		return e.fs
 	}
 	fs := check(text, rd, &memo.scratch)
 	switch {
 	case memo.m == nil:
-		memo.m = make(map[memoKey][]finding)
+		// Made for the URLs to come, so that a document of thousands of
+		// different URLs does not grow it by rehashing, a table at a time.
+		memo.m = make(map[string]memoEntry, min(max(memo.size, 8), maxMemo))
 	case len(memo.m) >= maxMemo:
 		clear(memo.m)
 	}
-	memo.m[k] = fs
+	memo.m[text] = memoEntry{rd, fs}
 	return fs
 }
 
@@ -318,9 +330,22 @@ func check(text string, rd reading, sc *scratch) []finding {
 	}
 	// A URL longer than the budget gets no fix verified (verify), so
 	// none offered: its findings need none.
-	fs, stop := analyze(text, rd, verifiable(len(text), verifyBudget), sc)
+	m := withFixes
+	if !verifiable(len(text), verifyBudget) {
+		m = summary
+	}
+	return checkIn(m, text, rd, sc)
+}
+
+// checkIn is check with the findings analyzed in mode m (sc not nil):
+// withFixes, or, for a URL none of whose fixes can be verified, summary,
+// which merges to what findOnly does (TestSummary).
+func checkIn(m mode, text string, rd reading, sc *scratch) []finding {
+	fs, stop := analyze(text, rd, m, sc, sc.checked)
 	v := verifier{text: text, rd: rd, stop: stop, findings: fs, budget: verifyBudget, scratch: sc}
-	return merge(fs, &v)
+	out := merge(fs, &v)
+	sc.checked = fs[:0] // merge kept copies
+	return out
 }
 
 // verifier checks fixes of one URL against what analyze found before.
@@ -372,7 +397,7 @@ func (v *verifier) verify(gone []place, edits []edit) bool {
 	if !ok {
 		return false
 	}
-	after, _ := analyzeInto(fixed, v.rd, false, v.scratch, v.scratch.findings)
+	after, _ := analyze(fixed, v.rd, findOnly, v.scratch, v.scratch.findings)
 	defer func() { v.scratch.findings = after[:0] }() // for the next verify
 	for _, g := range after {
 		at := mapBack(g.start, edits)
@@ -393,7 +418,11 @@ func (v *verifier) wasThere(p place) bool {
 	if v.before == nil {
 		v.before = make(map[place]bool, len(v.findings))
 		for _, f := range v.findings {
-			v.before[place{f.code, f.start}] = true
+			// Each occurrence of a run (summary) was there.
+			w := f.firstEnd() - f.start
+			for k := range f.count() {
+				v.before[place{f.code, f.start + k*w}] = true
+			}
 		}
 	}
 	return v.before[p]

@@ -202,22 +202,21 @@ func (p *fast) leaf(r *grammar.Rule, start, end int) {
 // None of the sets holds "%", so an escape is never also a plain byte.
 func (p *fast) run(pos int, set uint16, esc *grammar.Rule) int {
 	in := p.in
-	for pos < len(in) {
-		c := in[pos]
-		if class[c]&set != 0 {
+	for {
+		// The bytes of the set, in a loop of their own: the escapes
+		// between runs are few.
+		for pos < len(in) && class[in[pos]]&set != 0 {
 			pos++
-			continue
 		}
-		if c == '%' && pos+2 < len(in) && isHex(in[pos+1]) && isHex(in[pos+2]) {
+		if pos+2 < len(in) && in[pos] == '%' && isHex(in[pos+1]) && isHex(in[pos+2]) {
 			if esc != nil {
 				p.leaf(esc, pos, pos+3)
 			}
 			pos += 3
 			continue
 		}
-		break
+		return pos
 	}
-	return pos
 }
 
 // runTo is run stopped at limit.
@@ -229,11 +228,21 @@ func (p *fast) runTo(pos, limit int, set uint16, esc *grammar.Rule) int {
 	return end
 }
 
-// node scans a run of set as a node of rule r.
+// node scans a run of set as a node of rule r. Its only children are the
+// escape leaves run adds after it, so it is closed in place, without the
+// stack of open nodes (push, pop): most nodes of a tree are these.
 func (p *fast) node(r *grammar.Rule, pos int, set uint16, esc *grammar.Rule) int {
-	p.push(r, pos)
+	if p.depth >= len(p.open) {
+		p.push(r, pos) // as deep as push stops adding nodes
+		end := p.run(pos, set, esc)
+		p.pop(end)
+		return end
+	}
+	i := len(p.nodes)
+	p.nodes = append(p.nodes, grammar.Node{ID: r.ID, Start: int32(pos)})
 	end := p.run(pos, set, esc)
-	p.pop(end)
+	n := &p.nodes[i]
+	n.End, n.Size = int32(end), int32(len(p.nodes)-i)
 	return end
 }
 
@@ -259,58 +268,46 @@ func (p *fast) at(pos int, c byte) bool { return pos < len(p.in) && p.in[pos] ==
 // host parses host at pos: the longest run of host bytes must be a hostname,
 // or else a hostnumber (host = hostname / hostnumber). Every context a host
 // stands in continues with a byte that is not a host byte, so the run is all
-// of it.
+// of it. One pass scans the run, checks its labels and adds their nodes, as
+// a hostname; a run that is none has them dropped and must be a hostnumber.
 func (p *fast) host(pos int) (int, bool) {
 	in := p.in
-	end := pos
-	for end < len(in) && class[in[end]]&cHost != 0 {
-		end++
+	mark, depth := len(p.nodes), p.depth
+	p.push(rHost, pos)
+	p.push(rHostname, pos)
+	// domainlabel = alphadigit / alphadigit *( alphadigit / "-" ) alphadigit
+	// toplabel    = alpha / alpha *( alphadigit / "-" ) alphadigit
+	// The run holds letters, digits, "-" and "." only.
+	hostname := true
+	start, end := pos, pos
+	for ; end < len(in); end++ {
+		c := in[end]
+		if class[c]&cHost == 0 {
+			break
+		}
+		if c == '.' {
+			hostname = hostname && end > start && in[start] != '-' && in[end-1] != '-'
+			p.leaf(rDomainlabel, start, end)
+			start = end + 1
+		}
 	}
 	if end == pos {
+		p.nodes, p.depth = p.nodes[:mark], depth
 		return pos, false
 	}
-	p.push(rHost, pos)
-	if validHostname(in[pos:end]) {
-		p.push(rHostname, pos)
-		start := pos
-		for i := pos; i <= end; i++ {
-			if i == end {
-				p.leaf(rToplabel, start, end)
-			} else if in[i] == '.' {
-				p.leaf(rDomainlabel, start, i)
-				start = i + 1
-			}
-		}
+	if hostname && end > start && class[in[start]]&cAlpha != 0 && in[end-1] != '-' {
+		p.leaf(rToplabel, start, end)
 		p.pop(end)
-	} else if validHostnumber(in[pos:end]) {
-		p.leaf(rHostnumber, pos, end)
 	} else {
-		p.depth--
-		return pos, false
+		p.nodes, p.depth = p.nodes[:mark+1], depth+1 // the host node alone
+		if !validHostnumber(in[pos:end]) {
+			p.nodes, p.depth = p.nodes[:mark], depth
+			return pos, false
+		}
+		p.leaf(rHostnumber, pos, end)
 	}
 	p.pop(end)
 	return end, true
-}
-
-// validHostname reports whether s is *( domainlabel "." ) toplabel.
-func validHostname(s string) bool {
-	start := 0
-	for i := 0; i <= len(s); i++ {
-		if i < len(s) && s[i] != '.' {
-			continue
-		}
-		label := s[start:i]
-		// domainlabel = alphadigit / alphadigit *( alphadigit / "-" ) alphadigit
-		// toplabel    = alpha / alpha *( alphadigit / "-" ) alphadigit
-		if len(label) == 0 || label[0] == '-' || label[len(label)-1] == '-' {
-			return false
-		}
-		if i == len(s) && class[label[0]]&cAlpha == 0 {
-			return false
-		}
-		start = i + 1
-	}
-	return true
 }
 
 // validHostnumber reports whether s is digits "." digits "." digits "." digits.
@@ -809,7 +806,9 @@ func (p *fast) fragment(pos int) int {
 // absolute dispatches on the scheme. It reports false when the fast path
 // cannot vouch for the tree.
 func (p *fast) absolute(scheme string) bool {
-	pre := func(lit string) bool { return p.prefix(0, lit) }
+	// Most URLs write their scheme in lower case: one comparison of the
+	// bytes, before the byte-by-byte one that ignores case.
+	pre := func(lit string) bool { return strings.HasPrefix(p.in, lit) || p.prefix(0, lit) }
 	switch len(scheme) {
 	case 4:
 		switch {

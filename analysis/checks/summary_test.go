@@ -1,0 +1,79 @@
+package checks
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/urlls/urlls/analysis/parser"
+)
+
+// summaryCases are URL texts with runs of bad escapes side by side: the same
+// span ("%%%"), different spans ("%%z%zz%"), runs broken by other findings,
+// placeholders ("%s" is a format verb) and escapes, in every part of a URL.
+var summaryCases = []string{
+	"http://x.org/" + strings.Repeat("%", 300),
+	"http://x.org/" + strings.Repeat("%", 300) + "a",
+	"http://x.org/%%%a%%zz%%%z%%9%%9g%",
+	"http://x.org/a%zz%zz%zz%zz%41%zz%zz~%zz|%zz%%",
+	"http://x%%%.org/%%/%%?%%#%%%",
+	"http://x.org/%s%s%%%d%%{id}%%%",
+	"http://x.org/%e9%%C3%A9é%%%%%é%%%",
+	"%%%%",
+	"foo:%%%%%%",
+	"../a/%%%/b%zz%zz",
+	"http://x.org/" + strings.Repeat("%zz", 200) + strings.Repeat("%", 200) + strings.Repeat("%z", 100),
+	"http://[::1%%%]:8%%0/%%",
+	"mailto:a%%%@b%%.c",
+}
+
+// TestSummary: an analysis that makes one finding of a run of identical bad
+// escapes (summary) merges to the same findings as one that makes a
+// finding of each (findOnly), under every profile, absolute and relative.
+// check uses summary for a URL too long to verify a fix of, where findOnly's
+// findings would be the same but for their fixes, which neither has.
+func TestSummary(t *testing.T) {
+	for _, text := range summaryCases {
+		testSummary(t, text)
+	}
+}
+
+func testSummary(t *testing.T, text string) {
+	t.Helper()
+	for _, p := range []parser.Profile{parser.RFC1738, parser.RFC3986, parser.XBNF} {
+		for _, relative := range []bool{false, true} {
+			rd := reading{relative: relative, profile: p}
+			want := checkIn(findOnly, text, rd, new(scratch))
+			got := checkIn(summary, text, rd, new(scratch))
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("%q (profile %v, relative %v): summary\n%+v\nfind-only\n%+v", text, p, relative, got, want)
+			}
+		}
+	}
+}
+
+// TestSummaryLong: a URL past the verify budget is checked in summary
+// (check), with the findings a finding per bad escape makes.
+func TestSummaryLong(t *testing.T) {
+	for _, text := range []string{
+		"http://x.org/" + strings.Repeat("%", 100_000),
+		"http://x.org/" + strings.Repeat("%zz%%", 20_000) + "|" + strings.Repeat("~%", 10_000),
+	} {
+		rd := reading{profile: parser.RFC1738}
+		want := checkIn(findOnly, text, rd, new(scratch))
+		got := check(text, rd, nil)
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%.40q…: check\n%+v\nfind-only\n%+v", text, got, want)
+		}
+	}
+}
+
+// FuzzSummary is TestSummary on any text.
+func FuzzSummary(f *testing.F) {
+	for _, s := range summaryCases {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		testSummary(t, text)
+	})
+}
