@@ -204,6 +204,18 @@ func analyze(text string, rd reading, m mode, sc *scratch, into []finding) (find
 		// line of a hundred thousand "%" then builds its findings in place.
 		a.findings = slices.Grow(a.findings[:0], n)
 	}
+	if a.profile == parser.RFC1738 && a.user == nil && strings.EqualFold(a.scheme, "javascript") {
+		// After its colon a javascript: URL is script source, run by the
+		// browser rather than resolved (HTML Living Standard §7.4.7,
+		// "javascript: URL special case"; the URL Standard keeps it as an
+		// opaque path): its spaces, quotes and parentheses are the
+		// script's ("javascript:show('a', 1)"), not URL characters for a
+		// check to report or escape. Only the scheme is checked, unless
+		// the user chose a grammar to judge every URL by (--grammar
+		// rfc3986 or xbnf, or a grammar of their own for the scheme).
+		a.schemeChecks()
+		return a.findings, len(text) + 1
+	}
 	a.characters()
 	a.schemeChecks()
 	a.authorityChecks()

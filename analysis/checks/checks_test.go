@@ -113,6 +113,11 @@ func TestCleanURLs(t *testing.T) {
 		"wais://wais.example.com/db?query",
 		"wais://wais.example.com:210/db/type/path",
 		"prospero://host.example.com/path/to;field=value;other=x",
+		// Script source, not URL characters (analyze).
+		"javascript:void(0)",
+		"javascript:queryParam('layout', 'grid')",
+		`javascript:alert("a <b> | ^ {c}")`,
+		"javascript:",
 	} {
 		if ds := describe(t, u, false); len(ds) != 0 {
 			t.Errorf("%s: want no diagnostics, got %+v", u, ds)
@@ -272,6 +277,8 @@ func TestCodes(t *testing.T) {
 			{codeSchemeCase, 0, "HTTP", `scheme "HTTP" is not lower case`, "http://x.com/"}}},
 		{name: "scheme-case/mixed", url: "Mailto:a@b.c", want: []got{
 			{codeSchemeCase, 0, "Mailto", `scheme "Mailto" is not lower case`, "mailto:a@b.c"}}},
+		{name: "scheme-case/script", url: "JavaScript:show('a b')", want: []got{
+			{codeSchemeCase, 0, "JavaScript", `scheme "JavaScript" is not lower case`, "javascript:show('a b')"}}},
 
 		// unknown-scheme, reserved-scheme
 		{name: "unknown-scheme", url: "foo:bar", want: []got{
