@@ -1478,24 +1478,29 @@ var mdSpecial = newByteSet("\\`<![]:/")
 // meets outside the structure (seps), where the second looks for them.
 func (m *md) inline(a, b int) {
 	sc, doc := m.sc, m.doc
+	i := mdSpecial.next(doc, a, b)
+	if i >= b {
+		return // no structure, and no ":" or "/" for a bare URL
+	}
 	m.skips, m.noBare, m.stack, m.seps, m.runsIndexed = m.skips[:0], m.noBare[:0], m.stack[:0], m.seps[:0], false
 	m.region, m.breaksIndexed, m.lastBracket = span{a, b}, false, -1
-	defer func() { m.region = span{} }()
 	watermark := 0 // openers below it are inactive (inside a link)
 	aOpen := -1    // the start of an open inline <a> element
-	for i := a; ; {
-		if i = mdSpecial.next(doc, i, b); i >= b {
+	for ; ; i = mdSpecial.next(doc, i, b) {
+		if i >= b {
 			break
 		}
 		switch doc[i] {
 		case ':', '/':
-			m.seps = append(m.seps, i)
+			// Only after a scheme character may it end the scheme-shaped
+			// word of a bare URL (bareStep): the others, and the escaped
+			// ones ("\:" is never after one), are not noted.
+			if i > a && isSchemeChar(doc[i-1]) {
+				m.seps = append(m.seps, i)
+			}
 			i++
 		case '\\':
 			if i+1 < b && isASCIIPunct(doc[i+1]) {
-				if c := doc[i+1]; c == ':' || c == '/' {
-					m.seps = append(m.seps, i+1)
-				}
 				i += 2
 			} else {
 				i++
@@ -1560,6 +1565,7 @@ func (m *md) inline(a, b int) {
 	if g < b {
 		m.bareGap(g, b, k, o)
 	}
+	m.region = span{}
 	if len(m.noBare) == 0 || first == len(sc.cands) {
 		return
 	}
