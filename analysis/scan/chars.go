@@ -145,7 +145,8 @@ func nextByte(doc []byte, from, lim int, c byte) int {
 
 // byteSet is a set of bytes to search for: index reads eight bytes a step,
 // with one branch for the eight (a table lookup each), so that a scanner
-// jumps over the bytes that cannot start anything it looks for.
+// jumps over the bytes that cannot start anything it looks for. Its
+// entries are 0 or 1.
 type byteSet [256]uint8
 
 // newByteSet returns the set of the bytes of s.
@@ -158,12 +159,17 @@ func newByteSet(s string) *byteSet {
 }
 
 // index returns the offset of the first byte of b in the set, or -1.
+// Each step makes a mask of the eight bytes, one bit each, whose lowest
+// bit is the answer: in Markdown, where one of the bytes comes every few
+// dozen, a byte loop after each hit, with its exit mispredicted, cost a
+// fifth of the search.
 func (t *byteSet) index(b []byte) int {
 	i := 0
 	for ; i+8 <= len(b); i += 8 {
 		w := b[i : i+8 : i+8]
-		if t[w[0]]|t[w[1]]|t[w[2]]|t[w[3]]|t[w[4]]|t[w[5]]|t[w[6]]|t[w[7]] != 0 {
-			break
+		if m := uint(t[w[0]]) | uint(t[w[1]])<<1 | uint(t[w[2]])<<2 | uint(t[w[3]])<<3 |
+			uint(t[w[4]])<<4 | uint(t[w[5]])<<5 | uint(t[w[6]])<<6 | uint(t[w[7]])<<7; m != 0 {
+			return i + bits.TrailingZeros(m)
 		}
 	}
 	for ; i < len(b); i++ {
