@@ -432,8 +432,12 @@ func (m *md) line(ls, b int) int {
 		if q < le && (qcol >= 4 || !blockStart[doc[q]]) {
 			m.afterBlank = false
 			if qcol < 4 {
-				if end, ok := m.table(q, le, next, b); ok {
-					return end
+				// Most lines are not followed by a table's delimiter
+				// row: its first byte says so without a call of table.
+				if next < b && delimiterStart[doc[next]] {
+					if end, ok := m.table(q, le, next, b); ok {
+						return end
+					}
 				}
 			} else if !m.paraOpen() {
 				return next // indented code
@@ -908,6 +912,15 @@ func (m *md) table(q, le, next, b int) (int, bool) {
 	return ls, true
 }
 
+// delimiterStart are the bytes a line may start with that is a table's
+// delimiter row (delimiterRow), or white space before one.
+var delimiterStart = func() (t [256]bool) {
+	for _, c := range " \t|-:" {
+		t[c] = true
+	}
+	return t
+}()
+
 func delimiterRow(doc []byte, p, le int) bool {
 	dash, pipe := false, false
 	for j := p; j < le; j++ {
@@ -1222,6 +1235,10 @@ func (m *md) rawDest(p, b int) (int, bool) {
 	doc := m.doc
 	depth := 0
 	for p < b {
+		if !rawDestStop[doc[p]] {
+			p++
+			continue
+		}
 		c := doc[p]
 		switch {
 		case c == '{':
@@ -1249,6 +1266,18 @@ func (m *md) rawDest(p, b int) (int, bool) {
 	}
 	return p, depth == 0
 }
+
+// rawDestStop are the bytes rawDest looks at: the others are part of the
+// destination.
+var rawDestStop = func() (t [256]bool) {
+	for c := 0; c <= ' '; c++ {
+		t[c] = true
+	}
+	for _, c := range "{\\()\x7f" {
+		t[c] = true
+	}
+	return t
+}()
 
 // angleDest scans a link destination in angle brackets at doc[p] == '<'
 // (CommonMark §6.3: no line break, no unescaped "<" or ">") and returns the
@@ -1493,9 +1522,10 @@ func (m *md) inline(a, b int) {
 		switch doc[i] {
 		case ':', '/':
 			// Only after a scheme character may it end the scheme-shaped
-			// word of a bare URL (bareStep): the others, and the escaped
+			// word of a bare URL (bareStep), and a "/" only before another
+			// ("https//host", schemeStart): the others, and the escaped
 			// ones ("\:" is never after one), are not noted.
-			if i > a && isSchemeChar(doc[i-1]) {
+			if i > a && isSchemeChar(doc[i-1]) && (doc[i] == ':' || i+1 < b && doc[i+1] == '/') {
 				m.seps = append(m.seps, i)
 			}
 			i++
