@@ -239,6 +239,11 @@ func (sc *scanner) emit(q seq, ctx Context, rel bool) {
 		return
 	}
 	doc := sc.doc
+	if sc.cands == nil {
+		// Room for the candidates of most documents at once, not by
+		// doubling from one.
+		sc.cands = make([]Candidate, 0, 16)
+	}
 	c := Candidate{Start: q.start, End: q.end, Context: ctx, Relative: rel}
 	if len(q.decs) == 0 {
 		// Text is doc[Start:End]: sorted fills it in, for every such

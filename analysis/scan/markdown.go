@@ -1170,7 +1170,8 @@ func normLabel(b []byte) string {
 	if normalLabel(b) {
 		return string(b)
 	}
-	if buf, ok := appendNormLabel(nil, b); ok {
+	var scratch [64]byte // most labels fit: one allocation, the string's
+	if buf, ok := appendNormLabel(scratch[:0], b); ok {
 		return string(buf)
 	}
 	return strings.ToLower(strings.ToUpper(strings.Join(strings.Fields(string(b)), " ")))
