@@ -1507,11 +1507,23 @@ var mdSpecial = newByteSet("\\`<![]:/")
 // bare URLs in the text between. The first pass notes the ":" and "/" it
 // meets outside the structure (seps), where the second looks for them.
 func (m *md) inline(a, b int) {
-	sc, doc := m.sc, m.doc
-	i := mdSpecial.next(doc, a, b)
+	i := mdSpecial.next(m.doc, a, b)
 	if i >= b {
 		return // no structure, and no ":" or "/" for a bare URL
 	}
+	m.structure(a, b, i)
+	first := len(m.sc.cands)
+	m.bareGaps(a, b)
+	m.region = span{}
+	m.dropLinkText(first)
+}
+
+// structure is the first pass of inline over doc[a:b], from its first
+// special byte doc[i] (mdSpecial): it emits the destinations of links and
+// autolinks and the URLs of raw HTML, and leaves in skips the structure,
+// sorted, and in seps the ":" and "/" between.
+func (m *md) structure(a, b, i int) {
+	doc := m.doc
 	m.skips, m.noBare, m.stack, m.seps, m.runsIndexed = m.skips[:0], m.noBare[:0], m.stack[:0], m.seps[:0], false
 	m.region, m.breaksIndexed, m.lastBracket = span{a, b}, false, -1
 	watermark := 0 // openers below it are inactive (inside a link)
@@ -1580,23 +1592,33 @@ func (m *md) inline(a, b int) {
 			i = next
 		}
 	}
-	// Bare URLs in the gaps between the structure.
 	if bySpanStart := func(x, y span) int { return x.start - y.start }; !slices.IsSortedFunc(m.skips, bySpanStart) {
 		slices.SortFunc(m.skips, bySpanStart) // a link's "[" comes after the structure in its text
 	}
-	first := len(sc.cands)
-	o := bareOpts{mode: decMarkdown, entityTail: true}
+}
+
+// mdBare are the rules of bare URLs in Markdown text.
+var mdBare = bareOpts{mode: decMarkdown, entityTail: true}
+
+// bareGaps finds the bare URLs of the inline region doc[a:b] in the gaps
+// between the structure that structure left in skips.
+func (m *md) bareGaps(a, b int) {
 	g, k := a, 0
 	for _, s := range m.skips {
 		if s.start > g {
-			k = m.bareGap(g, s.start, k, o)
+			k = m.bareGap(g, s.start, k, mdBare)
 		}
 		g = max(g, s.end)
 	}
 	if g < b {
-		m.bareGap(g, b, k, o)
+		m.bareGap(g, b, k, mdBare)
 	}
-	m.region = span{}
+}
+
+// dropLinkText drops the candidates from the first-th on that stand in
+// link text or the text of an <a> element (noBare).
+func (m *md) dropLinkText(first int) {
+	sc := m.sc
 	if len(m.noBare) == 0 || first == len(sc.cands) {
 		return
 	}
