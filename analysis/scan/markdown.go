@@ -879,14 +879,22 @@ func (m *md) table(q, le, next, b int) (int, bool) {
 	if next >= b {
 		return 0, false
 	}
-	if len(m.open) == 0 {
-		// Most lines are not followed by a delimiter row: look at the
-		// first byte of the next line's content before searching this
-		// one for a pipe.
-		p, _ := nonSpace(doc, cursor{p: next}, b)
-		if p >= b || doc[p] != '|' && doc[p] != '-' && doc[p] != ':' {
-			return 0, false
+	// Most lines are not followed by a delimiter row: look at the first
+	// byte of the next line that is not white space before searching this
+	// one for a pipe. It is the first of the row's content, or the ">" of
+	// a block quote that holds the table.
+	p, _ := nonSpace(doc, cursor{p: next}, b)
+	if p >= b {
+		return 0, false
+	}
+	switch doc[p] {
+	case '|', '-', ':':
+	case '>':
+		if len(m.open) == 0 {
+			return 0, false // a block quote starts: not a row of this table
 		}
+	default:
+		return 0, false
 	}
 	if indexByte(doc[q:le], '|') < 0 {
 		return 0, false
