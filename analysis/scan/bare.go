@@ -240,9 +240,9 @@ func (sc *scanner) emit(q seq, ctx Context, rel bool) {
 	}
 	doc := sc.doc
 	if sc.cands == nil {
-		// Room for the candidates of most documents at once, not by
-		// doubling from one.
-		sc.cands = make([]Candidate, 0, 16)
+		// Room for eight at once: growing from one by doubling takes
+		// four allocations for as many.
+		sc.cands = make([]Candidate, 0, 8)
 	}
 	c := Candidate{Start: q.start, End: q.end, Context: ctx, Relative: rel}
 	if len(q.decs) == 0 {

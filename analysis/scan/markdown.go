@@ -754,7 +754,8 @@ func (m *md) htmlStart(q, le int, paraOpen bool) (string, bool) {
 		p++
 	}
 	s, e := name(p)
-	if e > s && htmlBlocks[string(lowerASCII(doc[s:e]))] && (endsName(e) || hasPrefix(doc[e:le], "/>")) {
+	var lb [16]byte
+	if e > s && htmlBlocks[string(appendLower(lb[:0], doc[s:e]))] && (endsName(e) || hasPrefix(doc[e:le], "/>")) {
 		return htmlEndBlank, true
 	}
 	if !paraOpen && completeTagLine(m, q, le) {
@@ -815,6 +816,15 @@ func htmlEnds(doc []byte, p, le int, end string) bool {
 		i = p + 1
 	}
 	return false
+}
+
+// appendLower appends b to dst with its ASCII letters in lower case: with
+// dst on the stack, a map of names is looked up without an allocation.
+func appendLower(dst, b []byte) []byte {
+	for _, c := range b {
+		dst = append(dst, lower(c))
+	}
+	return dst
 }
 
 func lowerASCII(b []byte) []byte {
