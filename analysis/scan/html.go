@@ -93,7 +93,7 @@ func (sc *scanner) scanHTML(a, b int) {
 			next = sc.untilGT(lt+2, b) // doctype, CDATA, bogus comments
 		case c == '/' && lt+2 < b && isAlpha(doc[lt+2]):
 			t := sc.parseTag(lt+2, b, false)
-			var lb [16]byte
+			var lb [32]byte
 			n := appendLower(lb[:0], doc[t.ns:t.ne])
 			if equalFold(n, "a") || blockEnds[string(n)] {
 				inA = false // a block's end tag ends an unclosed <a> too
@@ -114,7 +114,7 @@ func (sc *scanner) scanHTML(a, b int) {
 			if equalFold(name, "a") && !t.self && t.has(doc, "href") {
 				inA = true
 			}
-			var lb [16]byte
+			var lb [32]byte
 			if codeElements[string(appendLower(lb[:0], name))] && !t.self {
 				code++
 			}

@@ -754,7 +754,7 @@ func (m *md) htmlStart(q, le int, paraOpen bool) (string, bool) {
 		p++
 	}
 	s, e := name(p)
-	var lb [16]byte
+	var lb [32]byte
 	if e > s && htmlBlocks[string(appendLower(lb[:0], doc[s:e]))] && (endsName(e) || hasPrefix(doc[e:le], "/>")) {
 		return htmlEndBlank, true
 	}
