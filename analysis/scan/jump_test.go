@@ -91,7 +91,8 @@ func TestByteSetIndex(t *testing.T) {
 	}
 }
 
-// FuzzByteSetIndex: byteSet.index agrees with a byte-at-a-time search.
+// FuzzByteSetIndex: byteSet.index and byteSet.next agree with a
+// byte-at-a-time search.
 func FuzzByteSetIndex(f *testing.F) {
 	f.Add([]byte("hello [world] `code` <tag> !x \\y"), "\\`<![]")
 	f.Fuzz(func(t *testing.T, b []byte, set string) {
@@ -104,6 +105,30 @@ func FuzzByteSetIndex(f *testing.F) {
 		}
 		if got := newByteSet(set).index(b); got != want {
 			t.Errorf("index(%q, %q) = %d, want %d", b, set, got, want)
+		}
+		// next, from every offset, to the end and to the bounds near it.
+		bs := newByteSet(set)
+		hit := make([]int, len(b)+2) // the first byte of the set at or after each offset
+		hit[len(b)], hit[len(b)+1] = len(b), len(b)
+		for i := len(b) - 1; i >= 0; i-- {
+			hit[i] = hit[i+1]
+			if indexByte([]byte(set), b[i]) >= 0 {
+				hit[i] = i
+			}
+		}
+		for from := 0; from <= len(b)+1; from++ {
+			for lim := max(0, from-1); lim <= len(b); lim++ {
+				if lim > from+17 && lim < len(b) {
+					continue
+				}
+				want := lim
+				if from < lim {
+					want = min(hit[from], lim)
+				}
+				if got := bs.next(b, from, lim); got != want {
+					t.Fatalf("next(%q, %q, %d, %d) = %d, want %d", b, set, from, lim, got, want)
+				}
+			}
 		}
 	})
 }
