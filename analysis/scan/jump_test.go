@@ -418,3 +418,45 @@ func FuzzRawDest(f *testing.F) {
 		}
 	})
 }
+
+// skipFenceStepwise is md.line on the lines of a fenced code block outside
+// containers, one line at a time: the reference skipFence is tested
+// against.
+func (m *md) skipFenceStepwise(ls, b int) int {
+	for ls < b {
+		le, next := lineEnd(m.doc, ls, b)
+		q, qcol := nonSpace(m.doc, cursor{p: ls}, le)
+		ls = next
+		if q < le && qcol < 4 && closesFence(m.doc, q, le, m.fenceChar, m.fenceLen) {
+			m.fenceOpen = false
+			break
+		}
+	}
+	return ls
+}
+
+// FuzzSkipFence: skipFence, which searches for the fence character, ends
+// the block where reading it line by line ends it, from every line start,
+// for fences of "`" and "~" of 3 to 5 characters.
+func FuzzSkipFence(f *testing.F) {
+	f.Add([]byte("code\n  ```\n```` x\n   ````  \nafter\n"), uint8(0))
+	f.Add([]byte("a\r\n\t```\r    ```\r\n ~~~\r\n```"), uint8(3))
+	f.Fuzz(func(t *testing.T, doc []byte, kind uint8) {
+		c, n := byte('`'), 3+int(kind>>1)%3
+		if kind&1 == 1 {
+			c = '~'
+		}
+		for ls := 0; ls < len(doc); ls = nextLine(doc, ls) {
+			fast, ref := newMD(&scanner{doc: doc}), newMD(&scanner{doc: doc})
+			fast.fenceOpen, fast.fenceChar, fast.fenceLen = true, c, n
+			ref.fenceOpen, ref.fenceChar, ref.fenceLen = true, c, n
+			got, want := fast.skipFence(ls, len(doc)), ref.skipFenceStepwise(ls, len(doc))
+			if got != want || fast.fenceOpen != ref.fenceOpen {
+				t.Fatalf("doc %q, fence %q×%d from %d: skipFence = %d (open %v), want %d (open %v)",
+					doc, c, n, ls, got, fast.fenceOpen, want, ref.fenceOpen)
+			}
+			fast.release()
+			ref.release()
+		}
+	})
+}

@@ -446,6 +446,9 @@ func (m *md) line(ls, b int) int {
 			return next
 		}
 	}
+	if m.fenceOpen && len(m.open) == 0 {
+		return m.skipFence(ls, b)
+	}
 	matched, q, qcol := m.matchOpen(&c, le)
 	if m.fenceOpen {
 		if matched == len(m.open) {
@@ -534,6 +537,37 @@ func (m *md) line(ls, b int) int {
 	}
 	m.para(q, le)
 	return next
+}
+
+// skipFence takes the lines of the fenced code block open outside any
+// container from the line at ls on, to the line that closes it, and
+// returns the start of the line after that one (b if none closes it).
+// Rather than read each line, it searches for the fence character: a
+// line closes the block when it starts with at most 3 spaces and that
+// character (a tab takes it to column 4: then it is code), and
+// closesFence accepts the rest.
+func (m *md) skipFence(ls, b int) int {
+	doc, c := m.doc, m.fenceChar
+	for p := ls; p < b; {
+		k := nextByte(doc, p, b, c)
+		if k >= b {
+			return b
+		}
+		j := k // the start of k's line, if only spaces stand before k
+		for j > ls && doc[j-1] == ' ' && k-j < 3 {
+			j--
+		}
+		if j == ls || doc[j-1] == '\n' || doc[j-1] == '\r' {
+			le, next := m.sc.lineEnd(j, b)
+			if closesFence(doc, k, le, c, m.fenceLen) {
+				m.fenceOpen = false
+				return next
+			}
+		}
+		for p = k; p < b && doc[p] == c; p++ {
+		}
+	}
+	return b
 }
 
 // blockStart are the first characters of the lines that may start or
