@@ -420,6 +420,9 @@ func (m *md) closeFrom(k int) {
 // the open paragraph or close the containers it did not match, and deal
 // with the rest of the line as a leaf block.
 func (m *md) line(ls, b int) int {
+	if m.fenceOpen && len(m.open) == 0 {
+		return m.skipFence(ls, b)
+	}
 	doc := m.doc
 	le, next := m.sc.lineEnd(ls, b)
 	c := cursor{p: ls}
@@ -427,9 +430,15 @@ func (m *md) line(ls, b int) int {
 		// Outside containers and code, a line whose first character
 		// starts no block is paragraph text (or indented code), the
 		// common case: none of the tests below applies to it, nor to a
-		// line indented 4 columns or more.
+		// line indented 4 columns or more. A blank line ends the open
+		// paragraph.
 		q, qcol := nonSpace(doc, c, le)
-		if q < le && (qcol >= 4 || !blockStart[doc[q]]) {
+		if q >= le {
+			m.flush()
+			m.afterBlank = true
+			return next
+		}
+		if qcol >= 4 || !blockStart[doc[q]] {
 			m.afterBlank = false
 			if qcol < 4 {
 				// Most lines are not followed by a table's delimiter
@@ -445,9 +454,6 @@ func (m *md) line(ls, b int) int {
 			m.para(q, le)
 			return next
 		}
-	}
-	if m.fenceOpen && len(m.open) == 0 {
-		return m.skipFence(ls, b)
 	}
 	matched, q, qcol := m.matchOpen(&c, le)
 	if m.fenceOpen {
