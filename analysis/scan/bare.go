@@ -239,6 +239,11 @@ func (sc *scanner) emit(q seq, ctx Context, rel bool) {
 		return
 	}
 	doc := sc.doc
+	if sc.cands == nil {
+		// Room for eight at once: growing from one by doubling takes
+		// four allocations for as many.
+		sc.cands = make([]Candidate, 0, 8)
+	}
 	c := Candidate{Start: q.start, End: q.end, Context: ctx, Relative: rel}
 	if len(q.decs) == 0 {
 		// Text is doc[Start:End]: sorted fills it in, for every such

@@ -93,12 +93,14 @@ func (sc *scanner) scanHTML(a, b int) {
 			next = sc.untilGT(lt+2, b) // doctype, CDATA, bogus comments
 		case c == '/' && lt+2 < b && isAlpha(doc[lt+2]):
 			t := sc.parseTag(lt+2, b, false)
-			if n := doc[t.ns:t.ne]; equalFold(n, "a") || blockEnds[string(lowerASCII(n))] {
+			var lb [32]byte
+			n := appendLower(lb[:0], doc[t.ns:t.ne])
+			if equalFold(n, "a") || blockEnds[string(n)] {
 				inA = false // a block's end tag ends an unclosed <a> too
 			}
-			if n := string(lowerASCII(doc[t.ns:t.ne])); codeElements[n] && code > 0 {
+			if codeElements[string(n)] && code > 0 {
 				code--
-			} else if blockEnds[n] && n != "pre" {
+			} else if blockEnds[string(n)] && string(n) != "pre" {
 				code = 0 // an unclosed <code> or <kbd> ends with its block
 			}
 			next = t.end
@@ -112,7 +114,8 @@ func (sc *scanner) scanHTML(a, b int) {
 			if equalFold(name, "a") && !t.self && t.has(doc, "href") {
 				inA = true
 			}
-			if codeElements[string(lowerASCII(name))] && !t.self {
+			var lb [32]byte
+			if codeElements[string(appendLower(lb[:0], name))] && !t.self {
 				code++
 			}
 			if !t.closed {

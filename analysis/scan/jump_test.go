@@ -91,7 +91,8 @@ func TestByteSetIndex(t *testing.T) {
 	}
 }
 
-// FuzzByteSetIndex: byteSet.index agrees with a byte-at-a-time search.
+// FuzzByteSetIndex: byteSet.index and byteSet.next agree with a
+// byte-at-a-time search.
 func FuzzByteSetIndex(f *testing.F) {
 	f.Add([]byte("hello [world] `code` <tag> !x \\y"), "\\`<![]")
 	f.Fuzz(func(t *testing.T, b []byte, set string) {
@@ -104,6 +105,30 @@ func FuzzByteSetIndex(f *testing.F) {
 		}
 		if got := newByteSet(set).index(b); got != want {
 			t.Errorf("index(%q, %q) = %d, want %d", b, set, got, want)
+		}
+		// next, from every offset, to the end and to the bounds near it.
+		bs := newByteSet(set)
+		hit := make([]int, len(b)+2) // the first byte of the set at or after each offset
+		hit[len(b)], hit[len(b)+1] = len(b), len(b)
+		for i := len(b) - 1; i >= 0; i-- {
+			hit[i] = hit[i+1]
+			if indexByte([]byte(set), b[i]) >= 0 {
+				hit[i] = i
+			}
+		}
+		for from := 0; from <= len(b)+1; from++ {
+			for lim := max(0, from-1); lim <= len(b); lim++ {
+				if lim > from+17 && lim < len(b) {
+					continue
+				}
+				want := lim
+				if from < lim {
+					want = min(hit[from], lim)
+				}
+				if got := bs.next(b, from, lim); got != want {
+					t.Fatalf("next(%q, %q, %d, %d) = %d, want %d", b, set, from, lim, got, want)
+				}
+			}
 		}
 	})
 }
@@ -259,6 +284,179 @@ func FuzzScannerLineEnd(f *testing.F) {
 					ls = starts[max(0, len(starts)-back)]
 				}
 			}
+		}
+	})
+}
+
+// FuzzMarkdownBareGaps: the bare URLs that inline finds in the gaps
+// between a region's structure, at the ":" and "/" its first pass noted
+// (only those after a scheme character, and a "/" only before another),
+// are those scanBare finds in the same gaps; and a region that inline
+// leaves at once, without a special byte, holds none.
+func FuzzMarkdownBareGaps(f *testing.F) {
+	for _, s := range []string{
+		"see http://a.com/x and mailto:a@b.c, https//host.example `code` [t](/u) <http://b>",
+		"a: b/c //d x:/y \\: \\/ http:\\/\\/a.com [http://in.text](x) <a href=\"h\">http://t</a>",
+		"| http://a.com | b:c |\n|---|---|\n| x/y | z://w |\n\n# h http://h.org\n\n> q http://q.org\n",
+		"plain words only\n\nhttp//x.org http:/y.org http::host.example urn:isbn:1 file:/etc/x",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, doc []byte) {
+		sc := &scanner{doc: doc}
+		m := sc.markdownBlocks(0, len(doc), nil, nil)
+		defer m.release()
+		for _, r := range m.regions {
+			a, b := r.text.start, r.text.end
+			m.lines = m.rlines[r.lines.start:r.lines.end]
+			ref := &scanner{doc: doc}
+			first := len(sc.cands)
+			if i := mdSpecial.next(doc, a, b); i < b {
+				m.structure(a, b, i)
+				first = len(sc.cands)
+				m.bareGaps(a, b)
+				g := a
+				for _, s := range m.skips {
+					if s.start > g {
+						ref.scanBare(g, s.start, mdBare)
+					}
+					g = max(g, s.end)
+				}
+				if g < b {
+					ref.scanBare(g, b, mdBare)
+				}
+				m.region = span{}
+			} else {
+				ref.scanBare(a, b, mdBare)
+			}
+			if got, want := fmt.Sprint(sc.cands[first:]), fmt.Sprint(ref.cands); got != want {
+				t.Fatalf("doc %q, region [%d:%d]:\ngaps    %v\nscanBare %v", doc, a, b, got, want)
+			}
+		}
+	})
+}
+
+// TestDelimiterStart: a line that starts with a byte outside
+// delimiterStart never makes the line before it a table's header row, as
+// md.line assumes when it does not call table.
+func TestDelimiterStart(t *testing.T) {
+	for c := 0; c < 256; c++ {
+		if delimiterStart[c] {
+			continue
+		}
+		doc := []byte("a | b\n?--|--\n| x | y |\n")
+		doc[6] = byte(c)
+		m := newMD(&scanner{doc: doc})
+		if _, ok := m.table(0, 5, 6, len(doc)); ok {
+			t.Errorf("a row before a line that starts with %q is a table", byte(c))
+		}
+		m.release()
+	}
+	// The bytes of delimiterStart may start one.
+	for _, next := range []string{"--|--", " --|--", "\t--|--", "|--|--|", ":--|--:"} {
+		doc := []byte("a | b\n" + next + "\n")
+		m := newMD(&scanner{doc: doc})
+		if _, ok := m.table(0, 5, 6, len(doc)); !ok {
+			t.Errorf("no table with the delimiter row %q", next)
+		}
+		m.release()
+	}
+}
+
+// rawDestStepwise is rawDest as it was before rawDestStop, byte at a time:
+// the reference rawDest is tested against.
+func (m *md) rawDestStepwise(p, b int) (int, bool) {
+	doc := m.doc
+	depth := 0
+	for p < b {
+		c := doc[p]
+		switch {
+		case c == '{':
+			if e := m.templateEnd(p, b); e > 0 {
+				p = e
+				continue
+			}
+		case c == '\\' && p+1 < b && isASCIIPunct(doc[p+1]):
+			p += 2
+			continue
+		case c <= ' ' || c == 0x7f:
+			return p, depth == 0
+		case c == '(':
+			depth++
+			if depth > 32 {
+				return p, false
+			}
+		case c == ')':
+			if depth == 0 {
+				return p, true
+			}
+			depth--
+		}
+		p++
+	}
+	return p, depth == 0
+}
+
+// FuzzRawDest: rawDest, which steps over the bytes outside rawDestStop by
+// a table, ends where the byte-at-a-time reader ends, from every offset.
+func FuzzRawDest(f *testing.F) {
+	f.Add([]byte("http://a.com/(b)/c\\)d{{ x }}e f"))
+	f.Add([]byte("((((x)))) \x7f\x00 {% a %}"))
+	f.Fuzz(func(t *testing.T, doc []byte) {
+		m := newMD(&scanner{doc: doc})
+		defer m.release()
+		for p := 0; p < len(doc); p++ {
+			b := nextLine(doc, p)
+			if b > p && (doc[b-1] == '\n' || doc[b-1] == '\r') {
+				b-- // rawDest reads within a line
+			}
+			e, ok := m.rawDest(p, b)
+			we, wok := m.rawDestStepwise(p, b)
+			if e != we || ok != wok {
+				t.Fatalf("doc %q: rawDest(%d, %d) = %d, %v, want %d, %v", doc, p, b, e, ok, we, wok)
+			}
+		}
+	})
+}
+
+// skipFenceStepwise is md.line on the lines of a fenced code block outside
+// containers, one line at a time: the reference skipFence is tested
+// against.
+func (m *md) skipFenceStepwise(ls, b int) int {
+	for ls < b {
+		le, next := lineEnd(m.doc, ls, b)
+		q, qcol := nonSpace(m.doc, cursor{p: ls}, le)
+		ls = next
+		if q < le && qcol < 4 && closesFence(m.doc, q, le, m.fenceChar, m.fenceLen) {
+			m.fenceOpen = false
+			break
+		}
+	}
+	return ls
+}
+
+// FuzzSkipFence: skipFence, which searches for the fence character, ends
+// the block where reading it line by line ends it, from every line start,
+// for fences of "`" and "~" of 3 to 5 characters.
+func FuzzSkipFence(f *testing.F) {
+	f.Add([]byte("code\n  ```\n```` x\n   ````  \nafter\n"), uint8(0))
+	f.Add([]byte("a\r\n\t```\r    ```\r\n ~~~\r\n```"), uint8(3))
+	f.Fuzz(func(t *testing.T, doc []byte, kind uint8) {
+		c, n := byte('`'), 3+int(kind>>1)%3
+		if kind&1 == 1 {
+			c = '~'
+		}
+		for ls := 0; ls < len(doc); ls = nextLine(doc, ls) {
+			fast, ref := newMD(&scanner{doc: doc}), newMD(&scanner{doc: doc})
+			fast.fenceOpen, fast.fenceChar, fast.fenceLen = true, c, n
+			ref.fenceOpen, ref.fenceChar, ref.fenceLen = true, c, n
+			got, want := fast.skipFence(ls, len(doc)), ref.skipFenceStepwise(ls, len(doc))
+			if got != want || fast.fenceOpen != ref.fenceOpen {
+				t.Fatalf("doc %q, fence %q×%d from %d: skipFence = %d (open %v), want %d (open %v)",
+					doc, c, n, ls, got, fast.fenceOpen, want, ref.fenceOpen)
+			}
+			fast.release()
+			ref.release()
 		}
 	})
 }

@@ -420,6 +420,9 @@ func (m *md) closeFrom(k int) {
 // the open paragraph or close the containers it did not match, and deal
 // with the rest of the line as a leaf block.
 func (m *md) line(ls, b int) int {
+	if m.fenceOpen && len(m.open) == 0 {
+		return m.skipFence(ls, b)
+	}
 	doc := m.doc
 	le, next := m.sc.lineEnd(ls, b)
 	c := cursor{p: ls}
@@ -427,13 +430,23 @@ func (m *md) line(ls, b int) int {
 		// Outside containers and code, a line whose first character
 		// starts no block is paragraph text (or indented code), the
 		// common case: none of the tests below applies to it, nor to a
-		// line indented 4 columns or more.
+		// line indented 4 columns or more. A blank line ends the open
+		// paragraph.
 		q, qcol := nonSpace(doc, c, le)
-		if q < le && (qcol >= 4 || !blockStart[doc[q]]) {
+		if q >= le {
+			m.flush()
+			m.afterBlank = true
+			return next
+		}
+		if qcol >= 4 || !blockStart[doc[q]] {
 			m.afterBlank = false
 			if qcol < 4 {
-				if end, ok := m.table(q, le, next, b); ok {
-					return end
+				// Most lines are not followed by a table's delimiter
+				// row: its first byte says so without a call of table.
+				if next < b && delimiterStart[doc[next]] {
+					if end, ok := m.table(q, le, next, b); ok {
+						return end
+					}
 				}
 			} else if !m.paraOpen() {
 				return next // indented code
@@ -530,6 +543,37 @@ func (m *md) line(ls, b int) int {
 	}
 	m.para(q, le)
 	return next
+}
+
+// skipFence takes the lines of the fenced code block open outside any
+// container from the line at ls on, to the line that closes it, and
+// returns the start of the line after that one (b if none closes it).
+// Rather than read each line, it searches for the fence character: a
+// line closes the block when it starts with at most 3 spaces and that
+// character (a tab takes it to column 4: then it is code), and
+// closesFence accepts the rest.
+func (m *md) skipFence(ls, b int) int {
+	doc, c := m.doc, m.fenceChar
+	for p := ls; p < b; {
+		k := nextByte(doc, p, b, c)
+		if k >= b {
+			return b
+		}
+		j := k // the start of k's line, if only spaces stand before k
+		for j > ls && doc[j-1] == ' ' && k-j < 3 {
+			j--
+		}
+		if j == ls || doc[j-1] == '\n' || doc[j-1] == '\r' {
+			le, next := m.sc.lineEnd(j, b)
+			if closesFence(doc, k, le, c, m.fenceLen) {
+				m.fenceOpen = false
+				return next
+			}
+		}
+		for p = k; p < b && doc[p] == c; p++ {
+		}
+	}
+	return b
 }
 
 // blockStart are the first characters of the lines that may start or
@@ -750,7 +794,8 @@ func (m *md) htmlStart(q, le int, paraOpen bool) (string, bool) {
 		p++
 	}
 	s, e := name(p)
-	if e > s && htmlBlocks[string(lowerASCII(doc[s:e]))] && (endsName(e) || hasPrefix(doc[e:le], "/>")) {
+	var lb [32]byte
+	if e > s && htmlBlocks[string(appendLower(lb[:0], doc[s:e]))] && (endsName(e) || hasPrefix(doc[e:le], "/>")) {
 		return htmlEndBlank, true
 	}
 	if !paraOpen && completeTagLine(m, q, le) {
@@ -811,6 +856,15 @@ func htmlEnds(doc []byte, p, le int, end string) bool {
 		i = p + 1
 	}
 	return false
+}
+
+// appendLower appends b to dst with its ASCII letters in lower case: with
+// dst on the stack, a map of names is looked up without an allocation.
+func appendLower(dst, b []byte) []byte {
+	for _, c := range b {
+		dst = append(dst, lower(c))
+	}
+	return dst
 }
 
 func lowerASCII(b []byte) []byte {
@@ -875,14 +929,22 @@ func (m *md) table(q, le, next, b int) (int, bool) {
 	if next >= b {
 		return 0, false
 	}
-	if len(m.open) == 0 {
-		// Most lines are not followed by a delimiter row: look at the
-		// first byte of the next line's content before searching this
-		// one for a pipe.
-		p, _ := nonSpace(doc, cursor{p: next}, b)
-		if p >= b || doc[p] != '|' && doc[p] != '-' && doc[p] != ':' {
-			return 0, false
+	// Most lines are not followed by a delimiter row: look at the first
+	// byte of the next line that is not white space before searching this
+	// one for a pipe. It is the first of the row's content, or the ">" of
+	// a block quote that holds the table.
+	p, _ := nonSpace(doc, cursor{p: next}, b)
+	if p >= b {
+		return 0, false
+	}
+	switch doc[p] {
+	case '|', '-', ':':
+	case '>':
+		if len(m.open) == 0 {
+			return 0, false // a block quote starts: not a row of this table
 		}
+	default:
+		return 0, false
 	}
 	if indexByte(doc[q:le], '|') < 0 {
 		return 0, false
@@ -907,6 +969,15 @@ func (m *md) table(q, le, next, b int) (int, bool) {
 	}
 	return ls, true
 }
+
+// delimiterStart are the bytes a line may start with that is a table's
+// delimiter row (delimiterRow), or white space before one.
+var delimiterStart = func() (t [256]bool) {
+	for _, c := range " \t|-:" {
+		t[c] = true
+	}
+	return t
+}()
 
 func delimiterRow(doc []byte, p, le int) bool {
 	dash, pipe := false, false
@@ -1157,7 +1228,8 @@ func normLabel(b []byte) string {
 	if normalLabel(b) {
 		return string(b)
 	}
-	if buf, ok := appendNormLabel(nil, b); ok {
+	var scratch [64]byte // most labels fit: one allocation, the string's
+	if buf, ok := appendNormLabel(scratch[:0], b); ok {
 		return string(buf)
 	}
 	return strings.ToLower(strings.ToUpper(strings.Join(strings.Fields(string(b)), " ")))
@@ -1222,6 +1294,10 @@ func (m *md) rawDest(p, b int) (int, bool) {
 	doc := m.doc
 	depth := 0
 	for p < b {
+		if !rawDestStop[doc[p]] {
+			p++
+			continue
+		}
 		c := doc[p]
 		switch {
 		case c == '{':
@@ -1249,6 +1325,18 @@ func (m *md) rawDest(p, b int) (int, bool) {
 	}
 	return p, depth == 0
 }
+
+// rawDestStop are the bytes rawDest looks at: the others are part of the
+// destination.
+var rawDestStop = func() (t [256]bool) {
+	for c := 0; c <= ' '; c++ {
+		t[c] = true
+	}
+	for _, c := range "{\\()\x7f" {
+		t[c] = true
+	}
+	return t
+}()
 
 // angleDest scans a link destination in angle brackets at doc[p] == '<'
 // (CommonMark §6.3: no line break, no unescaped "<" or ">") and returns the
@@ -1477,25 +1565,43 @@ var mdSpecial = newByteSet("\\`<![]:/")
 // bare URLs in the text between. The first pass notes the ":" and "/" it
 // meets outside the structure (seps), where the second looks for them.
 func (m *md) inline(a, b int) {
-	sc, doc := m.sc, m.doc
+	i := mdSpecial.next(m.doc, a, b)
+	if i >= b {
+		return // no structure, and no ":" or "/" for a bare URL
+	}
+	m.structure(a, b, i)
+	first := len(m.sc.cands)
+	m.bareGaps(a, b)
+	m.region = span{}
+	m.dropLinkText(first)
+}
+
+// structure is the first pass of inline over doc[a:b], from its first
+// special byte doc[i] (mdSpecial): it emits the destinations of links and
+// autolinks and the URLs of raw HTML, and leaves in skips the structure,
+// sorted, and in seps the ":" and "/" between.
+func (m *md) structure(a, b, i int) {
+	doc := m.doc
 	m.skips, m.noBare, m.stack, m.seps, m.runsIndexed = m.skips[:0], m.noBare[:0], m.stack[:0], m.seps[:0], false
 	m.region, m.breaksIndexed, m.lastBracket = span{a, b}, false, -1
-	defer func() { m.region = span{} }()
 	watermark := 0 // openers below it are inactive (inside a link)
 	aOpen := -1    // the start of an open inline <a> element
-	for i := a; ; {
-		if i = mdSpecial.next(doc, i, b); i >= b {
+	for ; ; i = mdSpecial.next(doc, i, b) {
+		if i >= b {
 			break
 		}
 		switch doc[i] {
 		case ':', '/':
-			m.seps = append(m.seps, i)
+			// Only after a scheme character may it end the scheme-shaped
+			// word of a bare URL (bareStep), and a "/" only before another
+			// ("https//host", schemeStart): the others, and the escaped
+			// ones ("\:" is never after one), are not noted.
+			if i > a && isSchemeChar(doc[i-1]) && (doc[i] == ':' || i+1 < b && doc[i+1] == '/') {
+				m.seps = append(m.seps, i)
+			}
 			i++
 		case '\\':
 			if i+1 < b && isASCIIPunct(doc[i+1]) {
-				if c := doc[i+1]; c == ':' || c == '/' {
-					m.seps = append(m.seps, i+1)
-				}
 				i += 2
 			} else {
 				i++
@@ -1544,22 +1650,33 @@ func (m *md) inline(a, b int) {
 			i = next
 		}
 	}
-	// Bare URLs in the gaps between the structure.
 	if bySpanStart := func(x, y span) int { return x.start - y.start }; !slices.IsSortedFunc(m.skips, bySpanStart) {
 		slices.SortFunc(m.skips, bySpanStart) // a link's "[" comes after the structure in its text
 	}
-	first := len(sc.cands)
-	o := bareOpts{mode: decMarkdown, entityTail: true}
+}
+
+// mdBare are the rules of bare URLs in Markdown text.
+var mdBare = bareOpts{mode: decMarkdown, entityTail: true}
+
+// bareGaps finds the bare URLs of the inline region doc[a:b] in the gaps
+// between the structure that structure left in skips.
+func (m *md) bareGaps(a, b int) {
 	g, k := a, 0
 	for _, s := range m.skips {
 		if s.start > g {
-			k = m.bareGap(g, s.start, k, o)
+			k = m.bareGap(g, s.start, k, mdBare)
 		}
 		g = max(g, s.end)
 	}
 	if g < b {
-		m.bareGap(g, b, k, o)
+		m.bareGap(g, b, k, mdBare)
 	}
+}
+
+// dropLinkText drops the candidates from the first-th on that stand in
+// link text or the text of an <a> element (noBare).
+func (m *md) dropLinkText(first int) {
+	sc := m.sc
 	if len(m.noBare) == 0 || first == len(sc.cands) {
 		return
 	}

@@ -125,6 +125,7 @@ package scan
 import (
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Context says where a candidate URL stands in its document.
@@ -276,7 +277,8 @@ type Result struct {
 // spans).
 func Scan(doc []byte, lang string) Result {
 	kind, _ := languageKind(lang)
-	sc := &scanner{doc: doc, wantComments: kind != kindText}
+	sc := newScanner(doc, kind != kindText)
+	defer sc.release()
 	sc.run(lang)
 	if kind == kindText {
 		// Plain text has no comment syntax of its own (and the AsciiDoc
@@ -284,6 +286,34 @@ func Scan(doc []byte, lang string) Result {
 		return Result{Candidates: sc.sorted(), Suppressions: PlainTextSuppressions(doc)}
 	}
 	return Result{Candidates: sc.sorted(), Suppressions: suppressions(doc, sc.comments)}
+}
+
+// scannerPool keeps the scratch of Scan's scanners (comments, decoded
+// units, tag attributes, text, remembered searches) for the next one: a
+// scan of a small document would otherwise allocate more for them than
+// for its candidates.
+var scannerPool = sync.Pool{New: func() any { return new(scanner) }}
+
+// newScanner returns a scanner of doc, with the scratch of an earlier one
+// if there is one (release left it empty).
+func newScanner(doc []byte, wantComments bool) *scanner {
+	sc := scannerPool.Get().(*scanner)
+	sc.doc, sc.wantComments = doc, wantComments
+	return sc
+}
+
+// release puts sc's scratch back in scannerPool, unless it grew too large
+// (maxPooled). Its candidates are the caller's: they are not kept.
+func (sc *scanner) release() {
+	if cap(sc.comments) > maxPooled || cap(sc.decs) > maxPooled || cap(sc.attrs) > maxPooled ||
+		cap(sc.text) > maxPooled || len(sc.misses) > 64 || len(sc.next) > 64 {
+		return
+	}
+	clear(sc.misses)
+	clear(sc.next)
+	*sc = scanner{comments: sc.comments[:0], decs: sc.decs[:0], attrs: sc.attrs[:0], text: sc.text[:0],
+		misses: sc.misses, next: sc.next}
+	scannerPool.Put(sc)
 }
 
 func (sc *scanner) run(lang string) {
