@@ -379,15 +379,21 @@ type nearEdit struct {
 
 // newNearEdit returns the nearEdit of snap, made by one edit from the text
 // of pa, or nil when pa's language cannot be re-scanned locally.
+//
+// The text of snap need not be built (docText): in plain text the
+// nearEdit reads only the bytes of the lines and paragraphs the edit
+// touched, and only when the cursor is in them; Markdown's window re-scan
+// reads the whole text.
 func newNearEdit(pa *analysis, snap *snapshot) *nearEdit {
 	ch := snap.change
 	n := &nearEdit{pa: pa, snap: snap}
-	n.plain = pa.plain && (ch.start >= scan.SniffLimit || scan.PlainText(snap.text, pa.lang))
+	// PlainText reads the first SniffLimit bytes only.
+	n.plain = pa.plain && (ch.start >= scan.SniffLimit || scan.PlainText(snap.text.slice(0, min(snap.text.n, scan.SniffLimit)), pa.lang))
 	if !n.plain {
 		if pa.outline == nil || pa.plain {
 			return nil
 		}
-		w, ok := pa.outline.Rescan(snap.text, ch.start, ch.oldEnd, ch.newEnd)
+		w, ok := pa.outline.Rescan(snap.text.get(), ch.start, ch.oldEnd, ch.newEnd)
 		if !ok {
 			return nil
 		}
@@ -403,12 +409,15 @@ func newNearEdit(pa *analysis, snap *snapshot) *nearEdit {
 func (n *nearEdit) analysis(pos protocol.Position) *analysis {
 	pa, snap, ch := n.pa, n.snap, n.snap.change
 	off := n.mapper.PositionOffset(pos)
-	a := &analysis{gen: snap.gen, version: snap.version, text: snap.text, mapper: n.mapper, lang: pa.lang,
+	// Its text is left nil unless built: a hover reads the candidates,
+	// not the text.
+	a := &analysis{gen: snap.gen, version: snap.version, mapper: n.mapper, lang: pa.lang,
 		plain: n.plain, epoch: pa.epoch, opts: pa.opts}
 	if n.plain {
 		a.candidates = candidatesNear(pa, snap.text, ch, off)
 		return a
 	}
+	a.text = snap.text.get()
 	w := n.window
 	a.candidates = windowNear(pa, ch, w.Start, w.End, w.OldEnd, w.Candidates, off)
 	a.docBase = &n.docBase
@@ -467,12 +476,19 @@ func spliceBase(base *analysis, p0, p1old int, window []scan.Candidate) (int, st
 // candidatesNear returns the candidates of text, a plain-text document
 // that change made from base's text, that may hold offset off: base's
 // candidate there, moved by the edit, or those of the paragraphs the edit
-// touched, when off is in them.
-func candidatesNear(base *analysis, text []byte, change textChange, off int) []scan.Candidate {
-	p0 := paragraphStart(text, change.start)
-	p1 := paragraphEnd(text, change.newEnd)
+// touched, when off is in them. It reads the bytes of those paragraphs
+// only: their bounds are found in base's text, which holds the same bytes
+// before the change and after it, and they are scanned from a copy of them
+// (and of the line break before them, all that ScanPlainTextRange reads
+// before its range).
+func candidatesNear(base *analysis, text *docText, change textChange, off int) []scan.Candidate {
+	p0 := paragraphStart(base.text, change.start)
+	p1 := paragraphEnd(base.text, change.oldEnd) + change.delta()
 	if off >= p0 && off < p1 {
-		return scan.ScanPlainTextRange(text, p0, p1)
+		from := max(0, p0-1)
+		cands := scan.ScanPlainTextRange(text.slice(from, p1), p0-from, p1-from)
+		shiftInPlace(cands, from)
+		return cands
 	}
 	return windowNear(base, change, p0, p1, p1-change.delta(), nil, off)
 }

@@ -218,14 +218,49 @@ func FuzzIncremental(f *testing.F) {
 // positions mapped through base's line table.
 func checkHoverNear(t testing.TB, s *Server, uri, lang string, v int32, text, next string, base, full *analysis) {
 	t.Helper()
-	snap := newSnapshot(protocol.DocumentURI(uri), lang, v, uint64(v), []byte(next), nil)
-	snap.change = diffTexts([]byte(text), []byte(next))
+	// The new text as a didChange makes it: not built.
+	ch := diffTexts([]byte(text), []byte(next))
+	snap := newSnapshotOf(protocol.DocumentURI(uri), lang, v, uint64(v), editedText(builtText([]byte(text)), ch.start, ch.oldEnd, next[ch.start:ch.newEnd]), nil)
+	snap.change = ch
 	m := full.mapper
 	n := newNearEdit(base, snap)
 	if n == nil {
 		return // the hover waits for the analysis
 	}
-	for off := 0; off <= len(next); off++ {
+	// Offsets outside the lines the edit changed first: in plain text
+	// their hovers read the bytes near the edit only, and must not build
+	// the new text (a hover in the changed lines, or over a URL that
+	// reaches them, maps positions there through the new text's own line
+	// table).
+	var offsets []int
+	changed := func(off int) bool {
+		v := n.mapper.view
+		if v == nil || off >= v.rs && off < v.stop {
+			return true
+		}
+		// A hover's range maps its URL's ends.
+		c, ok := candidateAt(full, off)
+		return ok && c.Start <= v.stop && c.End >= v.rs
+	}
+	for pass := range 2 {
+		for off := 0; off <= len(next); off++ {
+			if changed(off) == (pass == 1) {
+				offsets = append(offsets, off)
+			}
+		}
+	}
+	checkUnbuilt := func() {
+		snap.text.mu.Lock()
+		built := snap.text.source == nil
+		snap.text.mu.Unlock()
+		if n.plain && built {
+			t.Fatalf("edit of %q\nto %q: the hovers right after the edit, away from its lines, built the new text", text, next)
+		}
+	}
+	for i, off := range offsets {
+		if i == 0 || !changed(offsets[i-1]) && changed(off) {
+			checkUnbuilt()
+		}
 		pos := m.OffsetPosition(off)
 		if off > 0 && pos == m.OffsetPosition(off-1) {
 			continue // inside a character or a line break
