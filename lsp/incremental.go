@@ -177,10 +177,65 @@ func rescanPlainText(base *analysis, text []byte, ch textChange) ([]scan.Candida
 	// texts, and after it (moved by delta).
 	p0 := paragraphStart(text, ch.start)
 	p1 := paragraphEnd(text, ch.newEnd)
+	p0, p1 = wordWindow(base.text, text, ch, p0, p1)
 	p1old := p1 - ch.delta()
 	window := scan.ScanPlainTextRange(text, p0, p1)
 	return spliceWindow(base, ch, p0, p1old, window)
 }
+
+// wordWindow narrows [p0, p1), the paragraphs of text (plain text) that ch
+// touched, to the words it touched, when it can: 40k URLs on one line are
+// not all scanned again for one keystroke. It returns [w0, w1): w0 after
+// the last white space byte (space, tab, line break) before the change,
+// w1 at the first one at or after it, when no "<" and no "{" stands in
+// the lines from scan.MaxWrapperLines lines before w0's up to w1, nor in what
+// the change removed. Then the scanner's candidates in [w0, w1) are exactly
+// ScanPlainTextRange(text, w0, w1) and those around it are the old text's:
+//
+//   - Without "<" or "{", no wrapper (RFC 1738's appendix "<URL:…>" or
+//     "<scheme:…>") and no template action starts there; a wrapper that
+//     starts further up holds at most MaxWrapperLines line breaks and
+//     reads no further than its last one (scan.wrapper), so it ends, or
+//     fails, before w0's line, in both texts alike.
+//   - Outside wrappers a URL is bare, and a bare URL ends at white space
+//     (stepping over white space only inside a template action, on its
+//     line): no URL spans w0 or w1, and a scheme is read back from its
+//     ":" no further than the white space before it, so the scan from w0
+//     finds what the scan of the whole text finds from there, and the scan
+//     after w1 finds what it found after the old text's w1.
+//
+// Otherwise it returns p0 and p1.
+func wordWindow(old, text []byte, ch textChange, p0, p1 int) (int, int) {
+	isBreak := func(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+	w0 := ch.start
+	for w0 > p0 && !isBreak(text[w0-1]) {
+		w0--
+	}
+	w1 := ch.newEnd
+	for w1 < p1 && !isBreak(text[w1]) {
+		w1++
+	}
+	if w0 == p0 && w1 == p1 {
+		return p0, p1
+	}
+	// From the start of the line scan.MaxWrapperLines+1 lines up from w0's
+	// (a "\r\n" is one line break), or p0.
+	from, breaks := w0, 0
+	for from > p0 {
+		c := text[from-1]
+		if c == '\n' || c == '\r' && (from >= len(text) || text[from] != '\n') {
+			if breaks++; breaks > scan.MaxWrapperLines+1 {
+				break
+			}
+		}
+		from--
+	}
+	if bytes.IndexAny(text[from:w1], "<{") >= 0 || bytes.IndexAny(old[ch.start:ch.oldEnd], "<{") >= 0 {
+		return p0, p1
+	}
+	return w0, w1
+}
+
 
 // spliceWindow returns the candidates of text, that ch made from base's
 // text, when window are its candidates in text[p0:p1], which replaces the
