@@ -236,7 +236,6 @@ func wordWindow(old, text []byte, ch textChange, p0, p1 int) (int, int) {
 	return w0, w1
 }
 
-
 // spliceWindow returns the candidates of text, that ch made from base's
 // text, when window are its candidates in text[p0:p1], which replaces the
 // old text's [p0, p1old), and no candidate depends on bytes across p0 or
