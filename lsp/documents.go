@@ -358,7 +358,11 @@ func (s *Server) analyze(ctx context.Context, snap *snapshot, base *analysis) (*
 		return nil, err
 	}
 	var err error
-	a.diags, a.diagStart, err = checkCandidates(ctx, opts, text, cands, reuse)
+	sizeHint := 0
+	if base != nil {
+		sizeHint = len(base.diags) + 8 // an edit adds a few
+	}
+	a.diags, a.diagStart, err = checkCandidates(ctx, opts, text, cands, reuse, sizeHint)
 	if err != nil {
 		return nil, err
 	}

@@ -142,16 +142,23 @@ func (c *checked) diagsOf(i int) []checks.Diagnostic {
 // checks.Options.CheckCandidatesContext does, taking the diagnostics of
 // candidate i from reuse when it has them. It returns the diagnostics and
 // where each candidate's start (checked.diagStart).
-func checkCandidates(ctx context.Context, opts checks.Options, text []byte, cands []scan.Candidate, reuse func(i int) ([]checks.Diagnostic, bool)) ([]checks.Diagnostic, []int, error) {
-	var diags []checks.Diagnostic
+//
+// sizeHint is how many diagnostics to make room for at first: an edit
+// keeps about as many as the analysis before had (40k of them, grown by
+// doubling, would make as much garbage again).
+func checkCandidates(ctx context.Context, opts checks.Options, text []byte, cands []scan.Candidate, reuse reuseFunc, sizeHint int) ([]checks.Diagnostic, []int, error) {
+	var moved shifter
+	diags := make([]checks.Diagnostic, 0, sizeHint)
 	diagStart := make([]int, 1, len(cands)+1)
 	checker := opts.NewChecker() // a URL met again is checked once
 	for i, c := range cands {
 		if i%64 == 0 && ctx.Err() != nil {
 			return nil, nil, ctx.Err()
 		}
-		if ds, ok := reuse(i); ok {
+		if ds, shift, ok := reuse(i); ok {
+			n := len(diags)
 			diags = append(diags, ds...)
+			moved.shift(diags[n:], shift)
 		} else {
 			diags = append(diags, checker.CheckURL(text, c)...)
 		}
@@ -166,13 +173,18 @@ func checkCandidates(ctx context.Context, opts checks.Options, text []byte, cand
 	return diags, diagStart, nil
 }
 
-func noReuse(int) ([]checks.Diagnostic, bool) { return nil, false }
+// reuseFunc says, for candidate i, which diagnostics of an older analysis
+// it keeps (not to be changed: they are the older analysis's) and how far
+// they move; ok is false when it must be checked again.
+type reuseFunc func(i int) (diags []checks.Diagnostic, shift int, ok bool)
+
+func noReuse(int) ([]checks.Diagnostic, int, bool) { return nil, 0, false }
 
 // rescanPlainText returns the candidates of text, a plain-text document
 // (scan.PlainText), from those of base, the analysis of an older text
 // under the same options that ch made text of, re-scanning only the paragraphs the change
 // touches, and which diagnostics of base they keep (for checkCandidates).
-func rescanPlainText(base *analysis, text []byte, ch textChange) ([]scan.Candidate, func(i int) ([]checks.Diagnostic, bool), int) {
+func rescanPlainText(base *analysis, text []byte, ch textChange) ([]scan.Candidate, reuseFunc, int) {
 	// The boundaries lie in the unchanged text: before the change in both
 	// texts, and after it (moved by delta).
 	p0 := paragraphStart(text, ch.start)
@@ -243,7 +255,7 @@ func wordWindow(old, text []byte, ch textChange, p0, p1 int) (int, int) {
 // p1old on (moved), with window between. It also returns which diagnostics
 // of base they keep (for checkCandidates), and the index of the first
 // <base href> of the candidates (analysis.baseIdx).
-func spliceWindow(base *analysis, ch textChange, p0, p1old int, window []scan.Candidate) ([]scan.Candidate, func(i int) ([]checks.Diagnostic, bool), int) {
+func spliceWindow(base *analysis, ch textChange, p0, p1old int, window []scan.Candidate) ([]scan.Candidate, reuseFunc, int) {
 	old := base.candidates
 	c0 := sort.Search(len(old), func(i int) bool { return old[i].Start >= p0 })
 	c1 := sort.Search(len(old), func(i int) bool { return old[i].Start >= p1old })
@@ -257,12 +269,12 @@ func spliceWindow(base *analysis, ch textChange, p0, p1old int, window []scan.Ca
 	// of 40k URLs on one line) keep their diagnostics too.
 	inWindow := reuseUnchanged(base, ch, cands)
 	baseIdx, _ := spliceBase(base, p0, p1old, window)
-	return cands, func(i int) ([]checks.Diagnostic, bool) {
+	return cands, func(i int) ([]checks.Diagnostic, int, bool) {
 		switch {
 		case i < c0:
-			return base.diagsOf(i), true
+			return base.diagsOf(i), 0, true
 		case i >= after:
-			return shiftDiagnostics(base.diagsOf(i-after+c1), ch.delta()), true
+			return base.diagsOf(i - after + c1), ch.delta(), true
 		}
 		return inWindow(i)
 	}, baseIdx
@@ -286,9 +298,9 @@ func indexBase(cands []scan.Candidate) int {
 // has checked with the same text around them, since a candidate's findings
 // depend on its fields and on the document bytes from just before its
 // start to its end (checks.CheckURL reads no others).
-func reuseUnchanged(base *analysis, ch textChange, cands []scan.Candidate) func(i int) ([]checks.Diagnostic, bool) {
+func reuseUnchanged(base *analysis, ch textChange, cands []scan.Candidate) reuseFunc {
 	bi := 0 // the next candidate of base to look at
-	return func(i int) ([]checks.Diagnostic, bool) {
+	return func(i int) ([]checks.Diagnostic, int, bool) {
 		c := cands[i]
 		// The same candidate in base: before the change, or after it
 		// (moved by delta), with every byte it depends on unchanged.
@@ -298,15 +310,15 @@ func reuseUnchanged(base *analysis, ch textChange, cands []scan.Candidate) func(
 		case c.Start-1 >= ch.newEnd:
 			oldStart, shift = c.Start-ch.delta(), ch.delta()
 		default:
-			return nil, false
+			return nil, 0, false
 		}
 		for bi < len(base.candidates) && base.candidates[bi].Start < oldStart {
 			bi++
 		}
 		if bi == len(base.candidates) || !sameCandidate(base.candidates[bi], c, shift) {
-			return nil, false
+			return nil, 0, false
 		}
-		return shiftDiagnostics(base.diagsOf(bi), shift), true
+		return base.diagsOf(bi), shift, true
 	}
 }
 
@@ -352,23 +364,35 @@ func shiftInPlace(cands []scan.Candidate, delta int) {
 	}
 }
 
-// shiftDiagnostics returns diags moved by delta bytes, their fixes too.
-func shiftDiagnostics(diags []checks.Diagnostic, delta int) []checks.Diagnostic {
-	out := make([]checks.Diagnostic, len(diags))
-	copy(out, diags)
+// shifter moves diagnostics kept from an older analysis by the bytes an
+// edit moved them. Their fixes are the older analysis's: the moved copies
+// are made in blocks, not one allocation each (an edit at the start of 40k
+// URLs with findings moves them all).
+type shifter struct {
+	fixes []checks.SuggestedFix
+	edits []checks.TextEdit
+}
+
+// shiftBlock is how many fixes (and edits) a block holds at most; the
+// first holds 16, each next twice the one before.
+const shiftBlock = 1024
+
+// shift moves diags, copies of an older analysis's, by delta bytes, their
+// fixes too.
+func (sh *shifter) shift(diags []checks.Diagnostic, delta int) {
 	if delta == 0 {
-		return out
+		return
 	}
-	for i := range out {
-		d := &out[i]
+	for i := range diags {
+		d := &diags[i]
 		d.Start += delta
 		d.End += delta
 		if d.SuggestedFixes == nil {
 			continue
 		}
-		fixes := make([]checks.SuggestedFix, len(d.SuggestedFixes))
+		fixes := sh.fixBlock(len(d.SuggestedFixes))
 		for k, f := range d.SuggestedFixes {
-			edits := make([]checks.TextEdit, len(f.Edits))
+			edits := sh.editBlock(len(f.Edits))
 			for e, te := range f.Edits {
 				edits[e] = checks.TextEdit{Start: te.Start + delta, End: te.End + delta, NewText: te.NewText}
 			}
@@ -376,7 +400,26 @@ func shiftDiagnostics(diags []checks.Diagnostic, delta int) []checks.Diagnostic 
 		}
 		d.SuggestedFixes = fixes
 	}
-	return out
+}
+
+// fixBlock returns n fixes to fill, capped at n: appending to them copies.
+func (sh *shifter) fixBlock(n int) []checks.SuggestedFix {
+	if len(sh.fixes)+n > cap(sh.fixes) {
+		sh.fixes = make([]checks.SuggestedFix, 0, max(n, min(shiftBlock, 2*cap(sh.fixes)), 16))
+	}
+	k := len(sh.fixes)
+	sh.fixes = sh.fixes[:k+n]
+	return sh.fixes[k : k+n : k+n]
+}
+
+// editBlock returns n edits to fill, capped at n.
+func (sh *shifter) editBlock(n int) []checks.TextEdit {
+	if len(sh.edits)+n > cap(sh.edits) {
+		sh.edits = make([]checks.TextEdit, 0, max(n, min(shiftBlock, 2*cap(sh.edits)), 16))
+	}
+	k := len(sh.edits)
+	sh.edits = sh.edits[:k+n]
+	return sh.edits[k : k+n : k+n]
 }
 
 // hoverAnalysis returns what a hover at pos needs of the document u: the
