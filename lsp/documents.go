@@ -21,12 +21,16 @@ import (
 // document's analysis:
 //
 //   - Every version of a document is a snapshot: its text, which never
-//     changes, its line table (built once, shared by every reader, from the
-//     line table of the text before when an edit made it) and its analysis,
-//     computed at most once, on a goroutine of its own. It starts at once
-//     when no analysis of the document is under way, else when that one
-//     ends, for the latest version only (so a burst of changes is analysed
-//     together), or when a request about that version asks first.
+//     changes (built on first use from the text before and the edit, by
+//     the analysis: a didChange copies nothing, see docText), its line
+//     table (built once, shared by every reader, from the line table of the
+//     text before when an edit made it) and its analysis, computed at most
+//     once, on a goroutine of its own. It starts at once when no analysis
+//     of the document is under way, else when that one ends, for the
+//     latest version only (so a burst of changes is analysed together), or
+//     when a request about that version asks first; and it waits for the
+//     messages already received to be answered (quiet), so that a hover
+//     sent right behind a change does not share the processors with it.
 //   - An analysis starts from the latest finished analysis of the document
 //     and redoes only what the edits since touched (incremental.go).
 //   - Hovers, links and tokens need the candidates only: they are answered
