@@ -40,6 +40,9 @@ type wireClient struct {
 	err       error
 }
 
+// URLLS_WIRE_BINARY, when set, names the urlls binary to run rather than
+// one built from this module (an older build, to compare with).
+//
 // wireInProcess, when set, runs the server in the benchmark's process
 // (Serve on OS pipes, the stream urlls serve reads) rather than the built
 // binary, for go test -trace and -cpuprofile to see it.
@@ -66,7 +69,11 @@ func startWireClient(b *testing.B) *wireClient {
 		}()
 		in, out, wait = inW, outR, func() { <-done }
 	} else {
-		cmd := exec.Command(urllsBinary(b), "serve")
+		bin := os.Getenv("URLLS_WIRE_BINARY") // another build to compare with
+		if bin == "" {
+			bin = urllsBinary(b)
+		}
+		cmd := exec.Command(bin, "serve")
 		var err error
 		if in, err = cmd.StdinPipe(); err != nil {
 			b.Fatal(err)
