@@ -53,7 +53,7 @@ const (
 // (ordered: a request waiting for its document's analysis lets the
 // messages behind it go).
 func (s *Server) handler() jsonrpc2.Handler {
-	async := ordered(s.front)
+	async := ordered(s.front, &s.quiet)
 	return func(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
 		call, isCall := req.(*jsonrpc2.Call)
 		if !isCall {

@@ -21,12 +21,16 @@ import (
 // document's analysis:
 //
 //   - Every version of a document is a snapshot: its text, which never
-//     changes, its line table (built once, shared by every reader, from the
-//     line table of the text before when an edit made it) and its analysis,
-//     computed at most once, on a goroutine of its own. It starts at once
-//     when no analysis of the document is under way, else when that one
-//     ends, for the latest version only (so a burst of changes is analysed
-//     together), or when a request about that version asks first.
+//     changes (built on first use from the text before and the edit, by
+//     the analysis: a didChange copies nothing, see docText), its line
+//     table (built once, shared by every reader, from the line table of the
+//     text before when an edit made it) and its analysis, computed at most
+//     once, on a goroutine of its own. It starts at once when no analysis
+//     of the document is under way, else when that one ends, for the
+//     latest version only (so a burst of changes is analysed together), or
+//     when a request about that version asks first; and it waits for the
+//     messages already received to be answered (quiet), so that a hover
+//     sent right behind a change does not share the processors with it.
 //   - An analysis starts from the latest finished analysis of the document
 //     and redoes only what the edits since touched (incremental.go).
 //   - Hovers, links and tokens need the candidates only: they are answered
@@ -70,9 +74,9 @@ type snapshot struct {
 	uri        protocol.DocumentURI
 	languageID string
 	version    int32
-	gen        uint64 // bumped by every change, save, close and configuration change
-	text       []byte // never changed: a change makes a new snapshot
-	lines      *lines // shared by the snapshots of one text
+	gen        uint64   // bumped by every change, save, close and configuration change
+	text       *docText // never changed: a change makes a new snapshot
+	lines      *lines   // shared by the snapshots of one text
 
 	// ctx is done when a newer generation replaces this one, or the
 	// document closes, or the server stops: the analysis stops then.
@@ -96,13 +100,86 @@ type snapshot struct {
 	change textChange
 }
 
+// docText is the text of one version of a document, built once on first
+// use. A change makes it from the text before without building it: a
+// didChange answers without copying a 1 MB document on the request path
+// (nor making that much garbage there); the analysis builds it, off the
+// request path, and a hover right after the edit reads the few bytes it
+// needs through slice (hoverAnalysis).
+type docText struct {
+	once sync.Once // builds it
+	n    int       // its length, known before it is built
+	mu   sync.Mutex
+	// bytes, once built; until then source is the text it is made from:
+	// source's [start, end) replaced by insert. Guarded by mu.
+	bytes      []byte
+	source     *docText
+	start, end int
+	insert     string
+}
+
+// builtText returns the docText of text.
+func builtText(text []byte) *docText {
+	t := &docText{bytes: text, n: len(text)}
+	t.once.Do(func() {})
+	return t
+}
+
+// editedText returns the text of src with [start, end) replaced by insert,
+// to be built on first use.
+func editedText(src *docText, start, end int, insert string) *docText {
+	return &docText{n: src.n - (end - start) + len(insert), source: src, start: start, end: end, insert: insert}
+}
+
+// get returns the text, building it (and the texts it is made from) if no
+// one has yet.
+func (t *docText) get() []byte {
+	t.once.Do(func() {
+		t.mu.Lock()
+		src, start, end, insert := t.source, t.start, t.end, t.insert
+		t.mu.Unlock()
+		old := src.get()
+		b := make([]byte, 0, t.n)
+		b = append(b, old[:start]...)
+		b = append(b, insert...)
+		b = append(b, old[end:]...)
+		t.mu.Lock()
+		t.bytes, t.source = b, nil // the older texts can go
+		t.mu.Unlock()
+	})
+	return t.bytes
+}
+
+// slice returns the text's bytes [lo, hi) (0 <= lo <= hi <= n), without
+// building the text when it is not built yet: a copy of them then.
+func (t *docText) slice(lo, hi int) []byte {
+	t.mu.Lock()
+	b, src, start, end, insert := t.bytes, t.source, t.start, t.end, t.insert
+	t.mu.Unlock()
+	if src == nil {
+		return b[lo:hi]
+	}
+	out := make([]byte, 0, hi-lo)
+	if lo < start {
+		out = append(out, src.slice(lo, min(hi, start))...)
+	}
+	if a, z := max(lo, start), min(hi, start+len(insert)); a < z {
+		out = append(out, insert[a-start:z-start]...)
+	}
+	if after := start + len(insert); hi > after {
+		shift := end - after // where the bytes after the insertion were in src, less where they are
+		out = append(out, src.slice(max(lo, after)+shift, hi+shift)...)
+	}
+	return out
+}
+
 // lines is the line table of one text, built once on first use: by the
 // analysis, or by the change that edits the text next. A text made by an
 // edit builds it from the line table of the text before (Mapper.edit),
 // which costs the changed lines, not the text.
 type lines struct {
 	once   sync.Once
-	text   []byte
+	text   *docText
 	mapper *Mapper
 	// edited, when not nil, is the line table of the text before the edit
 	// that made text: [start, oldEnd) of it became text[start:newEnd].
@@ -113,10 +190,10 @@ type lines struct {
 func (l *lines) get() *Mapper {
 	l.once.Do(func() {
 		if l.edited != nil {
-			l.mapper = l.edited.get().edit(l.text, l.start, l.oldEnd, l.newEnd)
+			l.mapper = l.edited.get().edit(l.text.get(), l.start, l.oldEnd, l.newEnd)
 			l.edited = nil // the older texts can go
 		} else {
-			l.mapper = NewMapper(l.text)
+			l.mapper = NewMapper(l.text.get())
 		}
 	})
 	return l.mapper
@@ -125,6 +202,11 @@ func (l *lines) get() *Mapper {
 // newSnapshot returns generation gen of d's text; ls is the line table of
 // text when the previous generation had the same text, else nil.
 func newSnapshot(u protocol.DocumentURI, languageID string, version int32, gen uint64, text []byte, ls *lines) *snapshot {
+	return newSnapshotOf(u, languageID, version, gen, builtText(text), ls)
+}
+
+// newSnapshotOf is newSnapshot of a docText.
+func newSnapshotOf(u protocol.DocumentURI, languageID string, version int32, gen uint64, text *docText, ls *lines) *snapshot {
 	if ls == nil {
 		ls = &lines{text: text}
 	}
@@ -155,7 +237,7 @@ func (d *document) replace(snap *snapshot) {
 // something other than the text changed (the configuration, a save).
 func (d *document) regenerate() {
 	old := d.snap
-	d.replace(newSnapshot(d.uri, old.languageID, old.version, old.gen+1, old.text, old.lines))
+	d.replace(newSnapshotOf(d.uri, old.languageID, old.version, old.gen+1, old.text, old.lines))
 }
 
 // stopTimer (with s.mu held) cancels d's pending analysis. An analysis
@@ -224,19 +306,20 @@ func (s *Server) analyze(ctx context.Context, snap *snapshot, base *analysis) (*
 	cfg, cerr := st.configFor(snap.uri, &s.configFiles)
 	lang := language(cfg, snap.uri, snap.languageID)
 	opts := cfg.CheckOptions()
-	a := &analysis{gen: snap.gen, version: snap.version, text: snap.text, mapper: snap.lines.get(), lang: lang,
+	text := snap.text.get() // built here, off the request path
+	a := &analysis{gen: snap.gen, version: snap.version, text: text, mapper: snap.lines.get(), lang: lang,
 		epoch: epoch, configErr: cerr, opts: opts}
 	if base != nil && (base.epoch != epoch || base.lang != lang || base.diagStart == nil) {
 		base = nil // another configuration, language or (unsorted) result: start afresh
 	}
 	var change textChange // from base's text to this one
 	if base != nil {
-		change = diffTexts(base.text, snap.text)
+		change = diffTexts(base.text, text)
 	}
 	if base != nil && base.plain && change.start >= scan.SniffLimit {
 		a.plain = true // the edit is past what decides the reading
 	} else {
-		a.plain = scan.PlainText(snap.text, lang)
+		a.plain = scan.PlainText(text, lang)
 	}
 	var cands []scan.Candidate
 	var sups []scan.Suppression
@@ -244,26 +327,26 @@ func (s *Server) analyze(ctx context.Context, snap *snapshot, base *analysis) (*
 	a.baseIdx = -2 // not known yet
 	switch {
 	case base != nil && base.plain && a.plain:
-		cands, reuse, a.baseIdx = rescanPlainText(base, snap.text, change)
-		sups = scan.PlainTextSuppressions(snap.text)
+		cands, reuse, a.baseIdx = rescanPlainText(base, text, change)
+		sups = scan.PlainTextSuppressions(text)
 	case base != nil && base.outline != nil && !a.plain:
-		if w, ok := base.outline.Rescan(snap.text, change.start, change.oldEnd, change.newEnd); ok {
+		if w, ok := base.outline.Rescan(text, change.start, change.oldEnd, change.newEnd); ok {
 			cands, reuse, a.baseIdx = spliceWindow(base, change, w.Start, w.OldEnd, w.Candidates)
-			a.outline, sups = base.outline.Apply(snap.text, w)
+			a.outline, sups = base.outline.Apply(text, w)
 			break
 		}
 		var scanned scan.Result
-		scanned, a.outline = scan.ScanOutline(snap.text, lang)
+		scanned, a.outline = scan.ScanOutline(text, lang)
 		cands, sups = scanned.Candidates, scanned.Suppressions
 		reuse = reuseUnchanged(base, change, cands)
 	case base != nil:
 		var scanned scan.Result
-		scanned, a.outline = scan.ScanOutline(snap.text, lang)
+		scanned, a.outline = scan.ScanOutline(text, lang)
 		cands, sups = scanned.Candidates, scanned.Suppressions
 		reuse = reuseUnchanged(base, change, cands)
 	default:
 		var scanned scan.Result
-		scanned, a.outline = scan.ScanOutline(snap.text, lang)
+		scanned, a.outline = scan.ScanOutline(text, lang)
 		cands, sups = scanned.Candidates, scanned.Suppressions
 	}
 	a.candidates = cands
@@ -279,7 +362,11 @@ func (s *Server) analyze(ctx context.Context, snap *snapshot, base *analysis) (*
 		return nil, err
 	}
 	var err error
-	a.diags, a.diagStart, err = checkCandidates(ctx, opts, snap.text, cands, reuse)
+	sizeHint := 0
+	if base != nil {
+		sizeHint = len(base.diags) + 8 // an edit adds a few
+	}
+	a.diags, a.diagStart, err = checkCandidates(ctx, opts, text, cands, reuse, sizeHint)
 	if err != nil {
 		return nil, err
 	}
@@ -310,6 +397,7 @@ func (s *Server) startLocked(d *document, snap *snapshot) {
 	base := d.last
 	go func() {
 		defer s.wg.Done()
+		s.quiet.wait(snap.ctx) // the requests in hand first
 		began := time.Now()
 		a, err := s.analyze(snap.ctx, snap, base)
 		if err != nil {
@@ -474,7 +562,7 @@ func (s *Server) didChange(p didChangeParams) error {
 	text, ls := base.text, base.lines
 	for i, ch := range p.ContentChanges {
 		if ch.Range == nil {
-			text, ls = []byte(ch.Text), nil
+			text, ls = builtText([]byte(ch.Text)), nil
 			continue
 		}
 		if ls == nil {
@@ -491,10 +579,7 @@ func (s *Server) didChange(p didChangeParams) error {
 			s.showMessageLater(protocol.MessageTypeError, "urlls: "+err.Error())
 			return err
 		}
-		next := make([]byte, 0, len(text)-(end-start)+len(ch.Text))
-		next = append(next, text[:start]...)
-		next = append(next, ch.Text...)
-		next = append(next, text[end:]...)
+		next := editedText(text, start, end, ch.Text) // built by the analysis
 		text, ls = next, &lines{text: next, edited: ls, start: start, oldEnd: end, newEnd: start + len(ch.Text)}
 	}
 	s.mu.Lock()
@@ -504,7 +589,7 @@ func (s *Server) didChange(p didChangeParams) error {
 	}
 	// A configuration change may have made a new generation meanwhile: take
 	// its number, not its text (it has the same text as base).
-	snap := newSnapshot(d.uri, base.languageID, p.TextDocument.Version, d.snap.gen+1, text, ls)
+	snap := newSnapshotOf(d.uri, base.languageID, p.TextDocument.Version, d.snap.gen+1, text, ls)
 	if len(p.ContentChanges) == 1 && p.ContentChanges[0].Range != nil && d.snap == base {
 		// One edit of the current generation: a hover may answer from
 		// base's analysis before this one's (hoverAnalysis).

@@ -142,16 +142,23 @@ func (c *checked) diagsOf(i int) []checks.Diagnostic {
 // checks.Options.CheckCandidatesContext does, taking the diagnostics of
 // candidate i from reuse when it has them. It returns the diagnostics and
 // where each candidate's start (checked.diagStart).
-func checkCandidates(ctx context.Context, opts checks.Options, text []byte, cands []scan.Candidate, reuse func(i int) ([]checks.Diagnostic, bool)) ([]checks.Diagnostic, []int, error) {
-	var diags []checks.Diagnostic
+//
+// sizeHint is how many diagnostics to make room for at first: an edit
+// keeps about as many as the analysis before had (40k of them, grown by
+// doubling, would make as much garbage again).
+func checkCandidates(ctx context.Context, opts checks.Options, text []byte, cands []scan.Candidate, reuse reuseFunc, sizeHint int) ([]checks.Diagnostic, []int, error) {
+	var moved shifter
+	diags := make([]checks.Diagnostic, 0, sizeHint)
 	diagStart := make([]int, 1, len(cands)+1)
 	checker := opts.NewChecker() // a URL met again is checked once
 	for i, c := range cands {
 		if i%64 == 0 && ctx.Err() != nil {
 			return nil, nil, ctx.Err()
 		}
-		if ds, ok := reuse(i); ok {
+		if ds, shift, ok := reuse(i); ok {
+			n := len(diags)
 			diags = append(diags, ds...)
+			moved.shift(diags[n:], shift)
 		} else {
 			diags = append(diags, checker.CheckURL(text, c)...)
 		}
@@ -166,20 +173,79 @@ func checkCandidates(ctx context.Context, opts checks.Options, text []byte, cand
 	return diags, diagStart, nil
 }
 
-func noReuse(int) ([]checks.Diagnostic, bool) { return nil, false }
+// reuseFunc says, for candidate i, which diagnostics of an older analysis
+// it keeps (not to be changed: they are the older analysis's) and how far
+// they move; ok is false when it must be checked again.
+type reuseFunc func(i int) (diags []checks.Diagnostic, shift int, ok bool)
+
+func noReuse(int) ([]checks.Diagnostic, int, bool) { return nil, 0, false }
 
 // rescanPlainText returns the candidates of text, a plain-text document
 // (scan.PlainText), from those of base, the analysis of an older text
 // under the same options that ch made text of, re-scanning only the paragraphs the change
 // touches, and which diagnostics of base they keep (for checkCandidates).
-func rescanPlainText(base *analysis, text []byte, ch textChange) ([]scan.Candidate, func(i int) ([]checks.Diagnostic, bool), int) {
+func rescanPlainText(base *analysis, text []byte, ch textChange) ([]scan.Candidate, reuseFunc, int) {
 	// The boundaries lie in the unchanged text: before the change in both
 	// texts, and after it (moved by delta).
 	p0 := paragraphStart(text, ch.start)
 	p1 := paragraphEnd(text, ch.newEnd)
+	p0, p1 = wordWindow(base.text, text, ch, p0, p1)
 	p1old := p1 - ch.delta()
 	window := scan.ScanPlainTextRange(text, p0, p1)
 	return spliceWindow(base, ch, p0, p1old, window)
+}
+
+// wordWindow narrows [p0, p1), the paragraphs of text (plain text) that ch
+// touched, to the words it touched, when it can: 40k URLs on one line are
+// not all scanned again for one keystroke. It returns [w0, w1): w0 after
+// the last white space byte (space, tab, line break) before the change,
+// w1 at the first one at or after it, when no "<" and no "{" stands in
+// the lines from scan.MaxWrapperLines lines before w0's up to w1, nor in what
+// the change removed. Then the scanner's candidates in [w0, w1) are exactly
+// ScanPlainTextRange(text, w0, w1) and those around it are the old text's:
+//
+//   - Without "<" or "{", no wrapper (RFC 1738's appendix "<URL:…>" or
+//     "<scheme:…>") and no template action starts there; a wrapper that
+//     starts further up holds at most MaxWrapperLines line breaks and
+//     reads no further than its last one (scan.wrapper), so it ends, or
+//     fails, before w0's line, in both texts alike.
+//   - Outside wrappers a URL is bare, and a bare URL ends at white space
+//     (stepping over white space only inside a template action, on its
+//     line): no URL spans w0 or w1, and a scheme is read back from its
+//     ":" no further than the white space before it, so the scan from w0
+//     finds what the scan of the whole text finds from there, and the scan
+//     after w1 finds what it found after the old text's w1.
+//
+// Otherwise it returns p0 and p1.
+func wordWindow(old, text []byte, ch textChange, p0, p1 int) (int, int) {
+	isBreak := func(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+	w0 := ch.start
+	for w0 > p0 && !isBreak(text[w0-1]) {
+		w0--
+	}
+	w1 := ch.newEnd
+	for w1 < p1 && !isBreak(text[w1]) {
+		w1++
+	}
+	if w0 == p0 && w1 == p1 {
+		return p0, p1
+	}
+	// From the start of the line scan.MaxWrapperLines+1 lines up from w0's
+	// (a "\r\n" is one line break), or p0.
+	from, breaks := w0, 0
+	for from > p0 {
+		c := text[from-1]
+		if c == '\n' || c == '\r' && (from >= len(text) || text[from] != '\n') {
+			if breaks++; breaks > scan.MaxWrapperLines+1 {
+				break
+			}
+		}
+		from--
+	}
+	if bytes.IndexAny(text[from:w1], "<{") >= 0 || bytes.IndexAny(old[ch.start:ch.oldEnd], "<{") >= 0 {
+		return p0, p1
+	}
+	return w0, w1
 }
 
 // spliceWindow returns the candidates of text, that ch made from base's
@@ -189,7 +255,7 @@ func rescanPlainText(base *analysis, text []byte, ch textChange) ([]scan.Candida
 // p1old on (moved), with window between. It also returns which diagnostics
 // of base they keep (for checkCandidates), and the index of the first
 // <base href> of the candidates (analysis.baseIdx).
-func spliceWindow(base *analysis, ch textChange, p0, p1old int, window []scan.Candidate) ([]scan.Candidate, func(i int) ([]checks.Diagnostic, bool), int) {
+func spliceWindow(base *analysis, ch textChange, p0, p1old int, window []scan.Candidate) ([]scan.Candidate, reuseFunc, int) {
 	old := base.candidates
 	c0 := sort.Search(len(old), func(i int) bool { return old[i].Start >= p0 })
 	c1 := sort.Search(len(old), func(i int) bool { return old[i].Start >= p1old })
@@ -203,12 +269,12 @@ func spliceWindow(base *analysis, ch textChange, p0, p1old int, window []scan.Ca
 	// of 40k URLs on one line) keep their diagnostics too.
 	inWindow := reuseUnchanged(base, ch, cands)
 	baseIdx, _ := spliceBase(base, p0, p1old, window)
-	return cands, func(i int) ([]checks.Diagnostic, bool) {
+	return cands, func(i int) ([]checks.Diagnostic, int, bool) {
 		switch {
 		case i < c0:
-			return base.diagsOf(i), true
+			return base.diagsOf(i), 0, true
 		case i >= after:
-			return shiftDiagnostics(base.diagsOf(i-after+c1), ch.delta()), true
+			return base.diagsOf(i - after + c1), ch.delta(), true
 		}
 		return inWindow(i)
 	}, baseIdx
@@ -232,9 +298,9 @@ func indexBase(cands []scan.Candidate) int {
 // has checked with the same text around them, since a candidate's findings
 // depend on its fields and on the document bytes from just before its
 // start to its end (checks.CheckURL reads no others).
-func reuseUnchanged(base *analysis, ch textChange, cands []scan.Candidate) func(i int) ([]checks.Diagnostic, bool) {
+func reuseUnchanged(base *analysis, ch textChange, cands []scan.Candidate) reuseFunc {
 	bi := 0 // the next candidate of base to look at
-	return func(i int) ([]checks.Diagnostic, bool) {
+	return func(i int) ([]checks.Diagnostic, int, bool) {
 		c := cands[i]
 		// The same candidate in base: before the change, or after it
 		// (moved by delta), with every byte it depends on unchanged.
@@ -244,15 +310,15 @@ func reuseUnchanged(base *analysis, ch textChange, cands []scan.Candidate) func(
 		case c.Start-1 >= ch.newEnd:
 			oldStart, shift = c.Start-ch.delta(), ch.delta()
 		default:
-			return nil, false
+			return nil, 0, false
 		}
 		for bi < len(base.candidates) && base.candidates[bi].Start < oldStart {
 			bi++
 		}
 		if bi == len(base.candidates) || !sameCandidate(base.candidates[bi], c, shift) {
-			return nil, false
+			return nil, 0, false
 		}
-		return shiftDiagnostics(base.diagsOf(bi), shift), true
+		return base.diagsOf(bi), shift, true
 	}
 }
 
@@ -298,23 +364,35 @@ func shiftInPlace(cands []scan.Candidate, delta int) {
 	}
 }
 
-// shiftDiagnostics returns diags moved by delta bytes, their fixes too.
-func shiftDiagnostics(diags []checks.Diagnostic, delta int) []checks.Diagnostic {
-	out := make([]checks.Diagnostic, len(diags))
-	copy(out, diags)
+// shifter moves diagnostics kept from an older analysis by the bytes an
+// edit moved them. Their fixes are the older analysis's: the moved copies
+// are made in blocks, not one allocation each (an edit at the start of 40k
+// URLs with findings moves them all).
+type shifter struct {
+	fixes []checks.SuggestedFix
+	edits []checks.TextEdit
+}
+
+// shiftBlock is how many fixes (and edits) a block holds at most; the
+// first holds 16, each next twice the one before.
+const shiftBlock = 1024
+
+// shift moves diags, copies of an older analysis's, by delta bytes, their
+// fixes too.
+func (sh *shifter) shift(diags []checks.Diagnostic, delta int) {
 	if delta == 0 {
-		return out
+		return
 	}
-	for i := range out {
-		d := &out[i]
+	for i := range diags {
+		d := &diags[i]
 		d.Start += delta
 		d.End += delta
 		if d.SuggestedFixes == nil {
 			continue
 		}
-		fixes := make([]checks.SuggestedFix, len(d.SuggestedFixes))
+		fixes := sh.fixBlock(len(d.SuggestedFixes))
 		for k, f := range d.SuggestedFixes {
-			edits := make([]checks.TextEdit, len(f.Edits))
+			edits := sh.editBlock(len(f.Edits))
 			for e, te := range f.Edits {
 				edits[e] = checks.TextEdit{Start: te.Start + delta, End: te.End + delta, NewText: te.NewText}
 			}
@@ -322,7 +400,26 @@ func shiftDiagnostics(diags []checks.Diagnostic, delta int) []checks.Diagnostic 
 		}
 		d.SuggestedFixes = fixes
 	}
-	return out
+}
+
+// fixBlock returns n fixes to fill, capped at n: appending to them copies.
+func (sh *shifter) fixBlock(n int) []checks.SuggestedFix {
+	if len(sh.fixes)+n > cap(sh.fixes) {
+		sh.fixes = make([]checks.SuggestedFix, 0, max(n, min(shiftBlock, 2*cap(sh.fixes)), 16))
+	}
+	k := len(sh.fixes)
+	sh.fixes = sh.fixes[:k+n]
+	return sh.fixes[k : k+n : k+n]
+}
+
+// editBlock returns n edits to fill, capped at n.
+func (sh *shifter) editBlock(n int) []checks.TextEdit {
+	if len(sh.edits)+n > cap(sh.edits) {
+		sh.edits = make([]checks.TextEdit, 0, max(n, min(shiftBlock, 2*cap(sh.edits)), 16))
+	}
+	k := len(sh.edits)
+	sh.edits = sh.edits[:k+n]
+	return sh.edits[k : k+n : k+n]
 }
 
 // hoverAnalysis returns what a hover at pos needs of the document u: the
@@ -379,15 +476,21 @@ type nearEdit struct {
 
 // newNearEdit returns the nearEdit of snap, made by one edit from the text
 // of pa, or nil when pa's language cannot be re-scanned locally.
+//
+// The text of snap need not be built (docText): in plain text the
+// nearEdit reads only the bytes of the lines and paragraphs the edit
+// touched, and only when the cursor is in them; Markdown's window re-scan
+// reads the whole text.
 func newNearEdit(pa *analysis, snap *snapshot) *nearEdit {
 	ch := snap.change
 	n := &nearEdit{pa: pa, snap: snap}
-	n.plain = pa.plain && (ch.start >= scan.SniffLimit || scan.PlainText(snap.text, pa.lang))
+	// PlainText reads the first SniffLimit bytes only.
+	n.plain = pa.plain && (ch.start >= scan.SniffLimit || scan.PlainText(snap.text.slice(0, min(snap.text.n, scan.SniffLimit)), pa.lang))
 	if !n.plain {
 		if pa.outline == nil || pa.plain {
 			return nil
 		}
-		w, ok := pa.outline.Rescan(snap.text, ch.start, ch.oldEnd, ch.newEnd)
+		w, ok := pa.outline.Rescan(snap.text.get(), ch.start, ch.oldEnd, ch.newEnd)
 		if !ok {
 			return nil
 		}
@@ -403,12 +506,15 @@ func newNearEdit(pa *analysis, snap *snapshot) *nearEdit {
 func (n *nearEdit) analysis(pos protocol.Position) *analysis {
 	pa, snap, ch := n.pa, n.snap, n.snap.change
 	off := n.mapper.PositionOffset(pos)
-	a := &analysis{gen: snap.gen, version: snap.version, text: snap.text, mapper: n.mapper, lang: pa.lang,
+	// Its text is left nil unless built: a hover reads the candidates,
+	// not the text.
+	a := &analysis{gen: snap.gen, version: snap.version, mapper: n.mapper, lang: pa.lang,
 		plain: n.plain, epoch: pa.epoch, opts: pa.opts}
 	if n.plain {
 		a.candidates = candidatesNear(pa, snap.text, ch, off)
 		return a
 	}
+	a.text = snap.text.get()
 	w := n.window
 	a.candidates = windowNear(pa, ch, w.Start, w.End, w.OldEnd, w.Candidates, off)
 	a.docBase = &n.docBase
@@ -467,12 +573,19 @@ func spliceBase(base *analysis, p0, p1old int, window []scan.Candidate) (int, st
 // candidatesNear returns the candidates of text, a plain-text document
 // that change made from base's text, that may hold offset off: base's
 // candidate there, moved by the edit, or those of the paragraphs the edit
-// touched, when off is in them.
-func candidatesNear(base *analysis, text []byte, change textChange, off int) []scan.Candidate {
-	p0 := paragraphStart(text, change.start)
-	p1 := paragraphEnd(text, change.newEnd)
+// touched, when off is in them. It reads the bytes of those paragraphs
+// only: their bounds are found in base's text, which holds the same bytes
+// before the change and after it, and they are scanned from a copy of them
+// (and of the line break before them, all that ScanPlainTextRange reads
+// before its range).
+func candidatesNear(base *analysis, text *docText, change textChange, off int) []scan.Candidate {
+	p0 := paragraphStart(base.text, change.start)
+	p1 := paragraphEnd(base.text, change.oldEnd) + change.delta()
 	if off >= p0 && off < p1 {
-		return scan.ScanPlainTextRange(text, p0, p1)
+		from := max(0, p0-1)
+		cands := scan.ScanPlainTextRange(text.slice(from, p1), p0-from, p1-from)
+		shiftInPlace(cands, from)
+		return cands
 	}
 	return windowNear(base, change, p0, p1, p1-change.delta(), nil, off)
 }

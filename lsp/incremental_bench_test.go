@@ -225,20 +225,29 @@ func BenchmarkHoverIdle(b *testing.B) {
 	}
 }
 
+// pathologicalDocument is a document that once cost the server more than
+// linear time.
+type pathologicalDocument struct {
+	name string
+	text []byte
+}
+
+// pathologicalDocuments are a line of 100k "%" after a URL's start and 40k
+// URLs with a bad escape on one line.
+func pathologicalDocuments() []pathologicalDocument {
+	return []pathologicalDocument{
+		{"percents", []byte("http://x.org/" + strings.Repeat("%", 100_000) + "\n")},
+		{"urls-one-line", []byte(strings.Repeat("http://x.org/a%zz ", 40_000) + "\n")},
+	}
+}
+
 // BenchmarkPathological: documents that once cost the server more than
 // linear time (a line of 100k "%", 40k URLs on one line) beside ordinary
 // text of the same size: opening each (to its diagnostics), what the
 // server adds to the checks (line table, diagnostics, JSON) and a
 // one-character edit at its start (to its diagnostics).
 func BenchmarkPathological(b *testing.B) {
-	docs := []struct {
-		name string
-		text []byte
-	}{
-		{"percents", []byte("http://x.org/" + strings.Repeat("%", 100_000) + "\n")},
-		{"urls-one-line", []byte(strings.Repeat("http://x.org/a%zz ", 40_000) + "\n")},
-	}
-	for _, doc := range docs {
+	for _, doc := range pathologicalDocuments() {
 		for _, kind := range []string{doc.name, "ordinary-" + doc.name} {
 			text := doc.text
 			if kind != doc.name {

@@ -149,6 +149,7 @@ func TestIncrementalMatchesFull(t *testing.T) {
 func TestIncrementalCases(t *testing.T) {
 	s := newServer(nopClient{}, Options{Logger: zap.NewNop(), Debounce: time.Hour})
 	para := "see http://a.org/%zz and http://b.org/~x\n\n"
+	line := strings.Repeat("http://x.org/a%zz https://x.org/b%41 (http://p.org/q) tp://y.org/ ", 20) + "\n"
 	cases := []struct {
 		name, before, after string
 	}{
@@ -175,6 +176,22 @@ func TestIncrementalCases(t *testing.T) {
 		{"table row added", para + "| a | b |\n|---|---|\n\n" + para, para + "| a | b |\n|---|---|\n| http://t.org/%zz |\n\n" + para},
 		{"empty document", "", para},
 		{"to empty", para, ""},
+		// Edits inside a long line, which plain text re-scans word by
+		// word (wordWindow).
+		{"url split", line, strings.Replace(line, "x.org/a%zz", "x.org/ a%zz", 1)},
+		{"urls joined", line, strings.Replace(line, "a%zz http", "a%zzhttp", 1)},
+		{"url typed into", line, strings.Replace(line, "/b%41 ", "/b%4 ", 1)},
+		{"scheme typed", line, strings.Replace(line, " tp://y.org", " http://y.org", 1)},
+		{"quote before a url", line, strings.Replace(line, " tp://y.org", " \"http://y.org", 1)},
+		{"wrapper opened in a long line", line, strings.Replace(line, " tp://y.org", " <URL:tp://y.org", 1)},
+		{"wrapper closed in a long line", strings.Replace(line, " tp://y.org", " <URL:tp://y.org", 1), strings.Replace(line, " tp://y.org/", " <URL:tp://y.org/>", 1)},
+		{"wrapper lines above", "<URL:http://w.org/a\n  b\n" + line, "<URL:http://w.org/a\n  b\n" + strings.Replace(line, "/b%41 ", "/b%4 ", 1)},
+		{"wrapper across lines edited", "<URL:http://w.org/a\n  b/c>\n" + line, "<URL:http://w.org/a\n  bx/c>\n" + line},
+		{"wrapper across lines opened", line + "<URL:http://w.org/a\n" + line + "  b/c>\n" + line, line + "<URL:http://w.org/a\n" + strings.Replace(line, "/b%41 ", "/b%4> ", 1) + "  b/c>\n" + line},
+		{"template in a long line", line, strings.Replace(line, "/b%41 ", "/{{ .X }}/b%41 ", 1)},
+		{"placeholder in a long line", line, strings.Replace(line, "/b%41 ", "/<user>/b%41 ", 1)},
+		{"line broken", line, strings.Replace(line, "a%zz http", "a%zz\nhttp", 1)},
+		{"non-breaking space", line, strings.Replace(line, "a%zz http", "a%zz\u00a0http", 1)},
 	}
 	for _, l := range incrementalLanguages {
 		for _, tc := range cases {
@@ -191,6 +208,50 @@ func TestIncrementalCases(t *testing.T) {
 	}
 }
 
+// longLinePieces make long lines of words and URLs, with the constructs
+// that reach across white space now and then.
+var longLinePieces = []string{
+	"http://a.org/x", "https://b.org/%zz", "mailto:a@b.org", "news:comp.lang", "urn:isbn:123", "x", "word", "%",
+	" ", " ", " ", "  ", "\t", "\n", "\r\n", "\u00a0", "\"", "'", "(", ")", "[", "]", "_", ":", "//", ".", "é", "a:b",
+	"<URL:", "<http://w.org/", ">", "<", "{{ .X }}", "{", "}", "<%= p %>", "\n\n",
+}
+
+// TestIncrementalLongLines: edits of long plain-text lines of URLs, which
+// wordWindow re-scans a word at a time, give what a full analysis gives;
+// and most of them take the narrow window.
+func TestIncrementalLongLines(t *testing.T) {
+	s := newServer(nopClient{}, Options{Logger: zap.NewNop(), Debounce: time.Hour})
+	narrowed, edits := 0, 0
+	for seed := range uint64(60) {
+		r := rand.New(rand.NewPCG(seed, 13))
+		piece := func() string {
+			if r.IntN(8) == 0 {
+				return longLinePieces[r.IntN(len(longLinePieces))]
+			}
+			return longLinePieces[r.IntN(16)] // mostly URLs, words and spaces
+		}
+		var b strings.Builder
+		for range 100 + r.IntN(300) {
+			b.WriteString(piece())
+		}
+		checkIncremental(t, s, "file:///d/doc.txt", "plaintext", b.String(), func(i int, text string) (string, bool) {
+			start := r.IntN(len(text) + 1)
+			end := min(len(text), start+r.IntN(6))
+			next := text[:start] + piece() + text[end:]
+			ch := diffTexts([]byte(text), []byte(next))
+			p0, p1 := paragraphStart([]byte(next), ch.start), paragraphEnd([]byte(next), ch.newEnd)
+			if w0, w1 := wordWindow([]byte(text), []byte(next), ch, p0, p1); w0 != p0 || w1 != p1 {
+				narrowed++
+			}
+			edits++
+			return next, i < 30
+		})
+	}
+	if narrowed < edits/3 {
+		t.Errorf("only %d of %d edits re-scanned fewer than their paragraphs", narrowed, edits)
+	}
+}
+
 // FuzzIncremental edits a document and compares the incremental analysis
 // of the edited text with a full one, in the language the first byte
 // picks.
@@ -201,6 +262,8 @@ func FuzzIncremental(f *testing.F) {
 	f.Add(byte(5), "a\n\n::\n\n  http://a.org/%zz\n", uint16(3), uint16(2), "b")
 	f.Add(byte(1), "[r]\n\n- a\n\n  http://a.org/%zz\n\n> q\n\n[r]: http://r.org/%zz\n", uint16(12), uint16(0), "[s]: http://s.org/\n")
 	f.Add(byte(1), "<!-- urlls-disable -->\n\n<!-- a\n\nhttp://a.org/%zz\n-->\n\nhttp://b.org/%zz\r\n\r\n", uint16(40), uint16(3), "")
+	f.Add(byte(0), "a http://a.org/%zz b http://b.org/x_(y) c \"http://c.org/\" d\n", uint16(22), uint16(1), " ")
+	f.Add(byte(0), "<URL:http://w.org/a\n b>\nx http://a.org/%zz y http://b.org/ z\n", uint16(40), uint16(0), "<")
 	s := newServer(nopClient{}, Options{Logger: zap.NewNop(), Debounce: time.Hour})
 	f.Fuzz(func(t *testing.T, which byte, text string, at, del uint16, insert string) {
 		l := incrementalLanguages[int(which)%len(incrementalLanguages)]
@@ -218,14 +281,49 @@ func FuzzIncremental(f *testing.F) {
 // positions mapped through base's line table.
 func checkHoverNear(t testing.TB, s *Server, uri, lang string, v int32, text, next string, base, full *analysis) {
 	t.Helper()
-	snap := newSnapshot(protocol.DocumentURI(uri), lang, v, uint64(v), []byte(next), nil)
-	snap.change = diffTexts([]byte(text), []byte(next))
+	// The new text as a didChange makes it: not built.
+	ch := diffTexts([]byte(text), []byte(next))
+	snap := newSnapshotOf(protocol.DocumentURI(uri), lang, v, uint64(v), editedText(builtText([]byte(text)), ch.start, ch.oldEnd, next[ch.start:ch.newEnd]), nil)
+	snap.change = ch
 	m := full.mapper
 	n := newNearEdit(base, snap)
 	if n == nil {
 		return // the hover waits for the analysis
 	}
-	for off := 0; off <= len(next); off++ {
+	// Offsets outside the lines the edit changed first: in plain text
+	// their hovers read the bytes near the edit only, and must not build
+	// the new text (a hover in the changed lines, or over a URL that
+	// reaches them, maps positions there through the new text's own line
+	// table).
+	var offsets []int
+	changed := func(off int) bool {
+		v := n.mapper.view
+		if v == nil || off >= v.rs && off < v.stop {
+			return true
+		}
+		// A hover's range maps its URL's ends.
+		c, ok := candidateAt(full, off)
+		return ok && c.Start <= v.stop && c.End >= v.rs
+	}
+	for pass := range 2 {
+		for off := 0; off <= len(next); off++ {
+			if changed(off) == (pass == 1) {
+				offsets = append(offsets, off)
+			}
+		}
+	}
+	checkUnbuilt := func() {
+		snap.text.mu.Lock()
+		built := snap.text.source == nil
+		snap.text.mu.Unlock()
+		if n.plain && built {
+			t.Fatalf("edit of %q\nto %q: the hovers right after the edit, away from its lines, built the new text", text, next)
+		}
+	}
+	for i, off := range offsets {
+		if i == 0 || !changed(offsets[i-1]) && changed(off) {
+			checkUnbuilt()
+		}
 		pos := m.OffsetPosition(off)
 		if off > 0 && pos == m.OffsetPosition(off-1) {
 			continue // inside a character or a line break

@@ -113,8 +113,8 @@ type editView struct {
 // newEditView returns a Mapper of text, made from the text of old by ch,
 // that maps through old (editView); ls is text's line table, for what
 // old cannot map.
-func newEditView(old *Mapper, text []byte, ch textChange, ls *lines) *Mapper {
-	if old.pos == nil || ch.oldEnd > old.pos.Len() || old.pos.Len()+ch.delta() != len(text) {
+func newEditView(old *Mapper, text *docText, ch textChange, ls *lines) *Mapper {
+	if old.pos == nil || ch.oldEnd > old.pos.Len() || old.pos.Len()+ch.delta() != text.n {
 		return ls.get()
 	}
 	t := old.pos
@@ -124,18 +124,18 @@ func newEditView(old *Mapper, text []byte, ch textChange, ls *lines) *Mapper {
 	v := &editView{old: old, lines: ls, rs: t.LineStart(first), first: first, delta: ch.delta()}
 	resync := t.Line(ch.oldEnd) + 1 // the first line start after oldEnd
 	if resync >= t.LineCount() {
-		v.stop, v.firstAfter = len(text)+1, int(^uint(0)>>1) // nothing after maps
+		v.stop, v.firstAfter = text.n+1, int(^uint(0)>>1) // nothing after maps
 		return &Mapper{view: v}
 	}
 	v.stop = t.LineStart(resync) + v.delta
 	// The lines of the new text in [rs, stop): count its line breaks.
-	n := 0
-	for i := v.rs; i < v.stop; i++ {
-		switch text[i] {
+	lines, n := text.slice(v.rs, v.stop), 0
+	for i := 0; i < len(lines); i++ {
+		switch lines[i] {
 		case '\n':
 			n++
 		case '\r':
-			if i+1 < v.stop && text[i+1] == '\n' {
+			if i+1 < len(lines) && lines[i+1] == '\n' {
 				i++
 			}
 			n++

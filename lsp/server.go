@@ -93,6 +93,7 @@ type Server struct {
 	notify func(ctx context.Context, method string, params any) error
 
 	configFiles configFiles // .urlls.json files read lately
+	quiet       quiet       // the messages in hand, which analyses wait for
 
 	mu       sync.Mutex
 	docs     map[protocol.DocumentURI]*document

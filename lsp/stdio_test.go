@@ -21,7 +21,7 @@ var (
 	buildErr  error
 )
 
-func urllsBinary(t *testing.T) string {
+func urllsBinary(t testing.TB) string {
 	t.Helper()
 	goCmd, err := exec.LookPath("go")
 	if err != nil {
