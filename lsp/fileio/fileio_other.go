@@ -31,19 +31,19 @@ func Links(info fs.FileInfo) (uint64, bool) { return 0, false }
 func Lock(f *os.File) error { return nil }
 
 // openFound opens name and checks that it is a regular file.
-func openFound(name string) (io.ReadCloser, int64, error) {
+func openFound(name string) (io.ReadCloser, Opened, error) {
 	f, err := os.Open(name)
 	if err != nil {
-		return nil, 0, err
+		return nil, Opened{}, err
 	}
 	info, err := f.Stat()
 	if err != nil {
 		f.Close()
-		return nil, 0, err
+		return nil, Opened{}, err
 	}
 	if !info.Mode().IsRegular() {
 		f.Close()
-		return nil, 0, &NotRegularError{Path: name, Mode: info.Mode()}
+		return nil, Opened{}, &NotRegularError{Path: name, Mode: info.Mode()}
 	}
-	return f, info.Size(), nil
+	return f, Opened{Size: info.Size()}, nil
 }
