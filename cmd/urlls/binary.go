@@ -59,6 +59,26 @@ func binaryKind(head []byte) string {
 			return s.kind
 		}
 	}
+	if !hasBinaryByte(head[:min(len(head), 512)]) {
+		// The common case, text: of what DetectContentType tells of a
+		// head without a binary byte in the 512 bytes it reads, only
+		// UTF-16 (a byte order mark, in a head of 4 bytes or more) and
+		// PDF matter below, and it costs more than the rest of reading a
+		// small document.
+		switch {
+		case len(head) >= 4 && (string(head[:2]) == "\xFE\xFF" || string(head[:2]) == "\xFF\xFE"):
+			return utf16Kind
+		case bytes.HasPrefix(head, []byte("%PDF-")):
+			return "PDF"
+		}
+		return nulKindOf(head)
+	}
+	return sniffedKind(head)
+}
+
+// sniffedKind is binaryKind's decision after the signatures: steps 2 and
+// 3 above.
+func sniffedKind(head []byte) string {
 	ct := http.DetectContentType(head)
 	mime, _, _ := strings.Cut(ct, ";")
 	switch {
@@ -74,6 +94,11 @@ func binaryKind(head []byte) string {
 		}
 		return mime
 	}
+	return nulKindOf(head)
+}
+
+// nulKindOf is nulKind for a head that holds a NUL byte, else "".
+func nulKindOf(head []byte) string {
 	if bytes.IndexByte(head, 0) >= 0 {
 		return nulKind
 	}
