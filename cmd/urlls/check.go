@@ -608,6 +608,7 @@ func (c *checker) collect(paths []string, emit func(target)) (errs []error, noti
 		case remember || t.named:
 			seen.add(t.path, info)
 		case t.identifyLater:
+			// Told by its identity after it is read (firstReach).
 		default:
 			if links, ok := fileio.Links(info); !ok || links > 1 {
 				seen.addID(info)

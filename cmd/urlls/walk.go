@@ -101,7 +101,7 @@ func (c *checker) walk(p, real string, stat bool, add func(target, fs.FileInfo))
 	case err != nil:
 		w.errs = append(w.errs, pathError(p, err))
 	case info.IsDir():
-		w.dir(real, p, filepath.Clean(p), start)
+		w.dir(real, p, true, start)
 	default:
 		// Replaced by a file since it was resolved: taken as a file of the
 		// walk, as WalkDir would.
@@ -138,8 +138,8 @@ func (w *walker) config(d *walkDir) *dirConfig {
 	return d.dc
 }
 
-// ignored reports whether the entry name of d, at path, is ignored.
-func (d *walkDir) ignored(path, name string, isDir bool) bool {
+// ignored reports whether the entry name of d is ignored.
+func (d *walkDir) ignored(name string, isDir bool) bool {
 	if d.st == nil || len(d.st.patterns) == 0 {
 		return false
 	}
@@ -153,9 +153,10 @@ func (d *walkDir) ignored(path, name string, isDir bool) bool {
 }
 
 // dir walks the directory at path (absolute, resolved), shown to the user
-// as name (clean as name is, for the names of its entries), whose parent's
-// ignore rules are parent's.
-func (w *walker) dir(path, name, clean string, parent *ignoreState) {
+// as name, whose parent's ignore rules are parent's. top is true for the
+// directory walked, named as on the command line; the names below it are
+// filepath.Join's of it and their path, as WalkDir made them.
+func (w *walker) dir(path, name string, top bool, parent *ignoreState) {
 	entries, listErr := os.ReadDir(path)
 	// What the listing says is there; when there is no listing, everything
 	// is looked for, and the listing's error is reported unless reading the
@@ -184,25 +185,28 @@ func (w *walker) dir(path, name, clean string, parent *ignoreState) {
 		return
 	}
 	d := &walkDir{path: path, st: st, hasConfig: listed(config.FileName)}
+	join := joinName
+	if top {
+		// path may be "/", name "." or "docs/".
+		join = func(dir, name string) string { return filepath.Join(dir, name) }
+	}
 	for _, e := range entries {
 		n := e.Name()
 		if e.IsDir() {
-			childPath := joinName(path, n)
-			if skipDirs[n] || d.ignored(childPath, n, true) {
+			if skipDirs[n] || d.ignored(n, true) {
 				continue
 			}
-			child := joinName(clean, n)
-			w.dir(childPath, child, child, st)
+			w.dir(join(path, n), join(name, n), false, st)
 			continue
 		}
-		w.file(d, joinName(path, n), joinName(clean, n), e)
+		w.file(d, join(path, n), join(name, n), e)
 	}
 }
 
 // file takes the entry e of the directory d, at path and shown as name,
 // that is not a directory: a file the walk checks, or one it skips.
 func (w *walker) file(d *walkDir, path, name string, e fs.DirEntry) {
-	if e.Name() == config.FileName || d.ignored(path, e.Name(), false) {
+	if e.Name() == config.FileName || d.ignored(e.Name(), false) {
 		return
 	}
 	switch t := e.Type(); {
@@ -229,16 +233,10 @@ func (w *walker) file(d *walkDir, path, name string, e fs.DirEntry) {
 	}
 }
 
-// joinName is filepath.Join(dir, name) for a clean dir and the name of an
-// entry in it (no separator, not "." nor ".."), without Join's cleaning of
-// what is clean already.
+// joinName is filepath.Join(dir, name) for a dir that Join made of a
+// directory and an entry's name (clean, neither a root nor ".") and the
+// name of an entry in it, without Join's cleaning of what is clean.
 func joinName(dir, name string) string {
-	switch {
-	case dir == ".":
-		return name
-	case strings.HasSuffix(dir, string(filepath.Separator)):
-		return dir + name
-	}
 	return dir + string(filepath.Separator) + name
 }
 

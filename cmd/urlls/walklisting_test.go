@@ -234,10 +234,17 @@ func TestWalkListing(t *testing.T) {
 		t.Run(fmt.Sprint(seed), func(t *testing.T) {
 			dir := t.TempDir()
 			randomTree(t, rand.New(rand.NewPCG(seed, 12)), dir)
-			root := filepath.Join(dir, "root")
-			real, err := filepath.EvalSymlinks(root)
+			real, err := filepath.EvalSymlinks(filepath.Join(dir, "root"))
 			if err != nil {
 				t.Fatal(err)
+			}
+			// The directory as a user may name it: absolute, relative,
+			// with a trailing separator, ".".
+			t.Chdir(dir)
+			root := []string{filepath.Join(dir, "root"), "root", "./root/", filepath.Join(dir, "root") + "/"}[seed%4]
+			if seed%5 == 0 {
+				t.Chdir(real)
+				root = "."
 			}
 			run := func(walk func(c *checker, add func(target, fs.FileInfo)) ([]error, []string)) string {
 				c, err := newChecker(selectFlags{maxSize: defaultMaxSize})
@@ -352,7 +359,7 @@ func TestWalkVanished(t *testing.T) {
 		t.Fatal(err)
 	}
 	w := &walker{c: c, top: real}
-	w.dir(filepath.Join(real, "sub"), "x/sub", "x/sub", &ignoreState{root: real})
+	w.dir(filepath.Join(real, "sub"), "x/sub", false, &ignoreState{root: real})
 	if len(w.errs) != 1 || w.errs[0].Error() != "x/sub: no such file or directory" {
 		t.Errorf("errors %v", w.errs)
 	}
