@@ -161,16 +161,16 @@ func (w *walker) dir(path, name string, top bool, parent *ignoreState) {
 	// What the listing says is there; when there is no listing, everything
 	// is looked for, and the listing's error is reported unless reading the
 	// ignore files failed first (the order of WalkDir, which read them
-	// before the listing).
+	// before the listing). So too in a directory that can be listed but
+	// not searched (mode r without x): looking for its .gitignore fails,
+	// with the error WalkDir's walk gave.
 	listed := func(string) bool { return true }
-	if listErr == nil {
+	var root string
+	if listErr == nil && fileio.Searchable(path) {
 		listed = func(n string) bool {
 			_, found := slices.BinarySearchFunc(entries, n, func(e fs.DirEntry, n string) int { return strings.Compare(e.Name(), n) })
 			return found
 		}
-	}
-	var root string
-	if listErr == nil {
 		root = w.c.listedRepoRoot(path, listed(".git"))
 	} else {
 		root = w.c.repoRoot(path)

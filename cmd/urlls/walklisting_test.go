@@ -137,6 +137,7 @@ func randomTree(t *testing.T, r *rand.Rand, dir string) {
 		}
 	}
 	var files []string // for hard links
+	var locked []string // files and directories (the deeper first) whose permissions are taken away at the end
 	var fill func(d string, depth int)
 	fill = func(d string, depth int) {
 		for range r.IntN(5) {
@@ -196,6 +197,9 @@ func randomTree(t *testing.T, r *rand.Rand, dir string) {
 					t.Fatal(err)
 				}
 				fill(sub, depth+1)
+				if r.IntN(4) == 0 {
+					locked = append(locked, sub)
+				}
 			}
 		}
 	}
@@ -222,6 +226,20 @@ func randomTree(t *testing.T, r *rand.Rand, dir string) {
 		if err := os.Link(from, to); err != nil {
 			t.Fatal(err)
 		}
+	}
+	// Directories that can be listed but not searched, searched but not
+	// listed, or neither, and unreadable files (which only a user other
+	// than root is kept out of), given back their permissions for the
+	// removal of the tree.
+	if len(files) > 0 && r.IntN(3) == 0 {
+		locked = append([]string{files[r.IntN(len(files))]}, locked...) // before its directories
+	}
+	for _, p := range locked {
+		mode := []fs.FileMode{0o644, 0o311, 0o000}[r.IntN(3)]
+		if err := os.Chmod(p, mode); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { os.Chmod(p, 0o755) })
 	}
 }
 

@@ -12,6 +12,10 @@ const oNonblock = 0
 
 func isNotDir(err error) bool { return false }
 
+// Searchable would report whether the files of the directory dir can be
+// reached by name; here a listed directory's files are taken to be.
+func Searchable(dir string) bool { return true }
+
 // Owner returns the user id of the owner of the file that info describes;
 // ok is false where the system has no such thing.
 func Owner(info fs.FileInfo) (uid int, ok bool) { return 0, false }

@@ -16,6 +16,14 @@ const oNonblock = syscall.O_NONBLOCK
 
 func isNotDir(err error) bool { return errors.Is(err, syscall.ENOTDIR) }
 
+// Searchable reports whether the files of the directory dir can be reached
+// by name (its execute permission, for this process's user), which a
+// listing of its names, allowed by its read permission, does not tell.
+func Searchable(dir string) bool {
+	const xOK = 1 // access(2)'s X_OK
+	return syscall.Access(dir, xOK) == nil
+}
+
 // Owner returns the user id of the owner of the file that info describes.
 func Owner(info fs.FileInfo) (uid int, ok bool) {
 	st, ok := info.Sys().(*syscall.Stat_t)
