@@ -136,7 +136,7 @@ func randomTree(t *testing.T, r *rand.Rand, dir string) {
 			t.Fatal(err)
 		}
 	}
-	var files []string // for hard links
+	var files []string  // for hard links
 	var locked []string // files and directories (the deeper first) whose permissions are taken away at the end
 	var fill func(d string, depth int)
 	fill = func(d string, depth int) {
