@@ -166,12 +166,18 @@ func generateTree(dir string, dirs, files int) (int64, error) {
 // as a user runs it (the walk, reading, checking, printing), in MB/s of the
 // tree's files. -cpu 1,2 sets the workers (GOMAXPROCS). BenchmarkGrepTree
 // is the yardstick, on the same trees in the same run.
-func BenchmarkCheckTree(b *testing.B) {
+func BenchmarkCheckTree(b *testing.B) { benchmarkCheckTree(b, "json") }
+
+// BenchmarkCheckTextTree is BenchmarkCheckTree with the default output, the
+// text format.
+func BenchmarkCheckTextTree(b *testing.B) { benchmarkCheckTree(b, "text") }
+
+func benchmarkCheckTree(b *testing.B, format string) {
 	for _, tree := range benchTrees(b) {
 		b.Run(tree.name, func(b *testing.B) {
 			b.SetBytes(tree.bytes)
 			for b.Loop() {
-				code := run([]string{"check", "--quiet", "--format", "json", tree.dir}, strings.NewReader(""), io.Discard, io.Discard)
+				code := run([]string{"check", "--quiet", "--format", format, tree.dir}, strings.NewReader(""), io.Discard, io.Discard)
 				if code == exitUsage {
 					b.Fatalf("exit %d", code)
 				}
@@ -188,7 +194,18 @@ const grepURLs = `[a-zA-Z][a-zA-Z0-9+.-]*://[^[:space:]<>"]+`
 // of BenchmarkCheckTree (grep -rEoh), its output thrown away: the speed of
 // reading the tree and matching a regular expression, the floor urlls is
 // measured against. Skipped when there is no grep.
-func BenchmarkGrepTree(b *testing.B) {
+//
+// Its output goes to /dev/null, as hyperfine sends it by default, and GNU
+// grep, seeing that, stops reading a file at its first match (as -l
+// would): it reads the whole of the files without a URL only.
+// BenchmarkGrepPipedTree is grep printing every token, into a pipe.
+func BenchmarkGrepTree(b *testing.B) { benchmarkGrepTree(b, nil) }
+
+// BenchmarkGrepPipedTree is BenchmarkGrepTree with grep's output read from
+// a pipe, so that grep prints every token of every file.
+func BenchmarkGrepPipedTree(b *testing.B) { benchmarkGrepTree(b, io.Discard) }
+
+func benchmarkGrepTree(b *testing.B, stdout io.Writer) {
 	grep, err := exec.LookPath("grep")
 	if err != nil {
 		b.Skip("no grep")
@@ -198,7 +215,9 @@ func BenchmarkGrepTree(b *testing.B) {
 			b.SetBytes(tree.bytes)
 			for b.Loop() {
 				cmd := exec.Command(grep, "-rEoh", grepURLs, tree.dir)
-				// Stdout nil: /dev/null. Exit 1 is "nothing matched".
+				// Stdout nil: /dev/null; io.Discard: a pipe. Exit 1 is
+				// "nothing matched".
+				cmd.Stdout = stdout
 				if err := cmd.Run(); err != nil {
 					if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 {
 						b.Fatal(err)

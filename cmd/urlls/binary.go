@@ -59,6 +59,26 @@ func binaryKind(head []byte) string {
 			return s.kind
 		}
 	}
+	if !hasBinaryByte(head[:min(len(head), 512)]) {
+		// The common case, text: of what DetectContentType tells of a
+		// head without a binary byte in the 512 bytes it reads, only
+		// UTF-16 (a byte order mark, in a head of 4 bytes or more) and
+		// PDF matter below, and it costs more than the rest of reading a
+		// small document.
+		switch {
+		case len(head) >= 4 && (string(head[:2]) == "\xFE\xFF" || string(head[:2]) == "\xFF\xFE"):
+			return utf16Kind
+		case bytes.HasPrefix(head, []byte("%PDF-")):
+			return "PDF"
+		}
+		return nulKindOf(head)
+	}
+	return sniffedKind(head)
+}
+
+// sniffedKind is binaryKind's decision after the signatures: steps 2 and
+// 3 above.
+func sniffedKind(head []byte) string {
 	ct := http.DetectContentType(head)
 	mime, _, _ := strings.Cut(ct, ";")
 	switch {
@@ -74,6 +94,11 @@ func binaryKind(head []byte) string {
 		}
 		return mime
 	}
+	return nulKindOf(head)
+}
+
+// nulKindOf is nulKind for a head that holds a NUL byte, else "".
+func nulKindOf(head []byte) string {
 	if bytes.IndexByte(head, 0) >= 0 {
 		return nulKind
 	}
@@ -190,13 +215,14 @@ var signatures = []signature{
 // Only a regular file is read (a FIFO, a socket or a device is refused
 // with a *fileio.NotRegularError before it is opened), and no more than
 // limit bytes: a longer file or input is a *fileio.TooLargeError, having
-// cost no more than limit+1 bytes of memory. found is what a walk's lstat
-// said of the file (a regular file), or nil: then the file is stat'ed
-// before it is opened.
+// cost no more than limit+1 bytes of memory. found is true for a file a
+// walk found to be a regular file: it is opened without a stat first (the
+// others are stat'ed before they are opened), and opened is then what
+// the fstat of the file opened said of it, whatever the error.
 //
 // The text is read into buf (from its start, grown as needed), in one
 // read of the file's size after the first sniffLen bytes.
-func readDocument(path string, stdin io.Reader, limit int64, named bool, found fs.FileInfo, buf []byte) (doc []byte, kind string, err error) {
+func readDocument(path string, stdin io.Reader, limit int64, named, found bool, buf []byte) (doc []byte, kind string, opened fileio.Opened, err error) {
 	name := path
 	r := stdin
 	size := int64(-1) // unknown: standard input
@@ -204,8 +230,9 @@ func readDocument(path string, stdin io.Reader, limit int64, named bool, found f
 		name = stdinName
 	} else {
 		var f io.ReadCloser
-		if found != nil {
-			f, size, err = fileio.OpenFound(path, found)
+		if found {
+			f, opened, err = fileio.OpenFound(path)
+			size = opened.Size
 		} else {
 			var info fs.FileInfo
 			f, info, err = fileio.OpenRegular(path)
@@ -214,11 +241,11 @@ func readDocument(path string, stdin io.Reader, limit int64, named bool, found f
 			}
 		}
 		if err != nil {
-			return nil, "", err
+			return nil, "", opened, err
 		}
 		defer f.Close()
 		if size > limit {
-			return nil, "", &fileio.TooLargeError{Path: path, Limit: limit}
+			return nil, "", opened, &fileio.TooLargeError{Path: path, Limit: limit}
 		}
 		r = f
 	}
@@ -249,25 +276,25 @@ func readDocument(path string, stdin io.Reader, limit int64, named bool, found f
 		case errors.Is(err, io.EOF):
 			end = true
 		case err != nil:
-			return nil, "", err
+			return nil, "", opened, err
 		}
 		end = end || int64(n) == size
 	}
 	buf = buf[:n]
 	if int64(n) > limit {
-		return nil, "", &fileio.TooLargeError{Path: name, Limit: limit}
+		return nil, "", opened, &fileio.TooLargeError{Path: name, Limit: limit}
 	}
 	if kind := binaryKind(buf); kind != "" && !(named && kind == nulKind) {
-		return nil, kind, nil
+		return nil, kind, opened, nil
 	}
 	if end {
-		return buf, "", nil
+		return buf, "", opened, nil
 	}
 	// The rest, up to limit+1 bytes: one more than the limit is too many.
 	for {
 		if len(buf) == cap(buf) {
 			if int64(len(buf)) > limit {
-				return nil, "", &fileio.TooLargeError{Path: name, Limit: limit}
+				return nil, "", opened, &fileio.TooLargeError{Path: name, Limit: limit}
 			}
 			buf = slices.Grow(buf, int(min(int64(len(buf)), limit+1-int64(len(buf)))))
 		}
@@ -275,13 +302,13 @@ func readDocument(path string, stdin io.Reader, limit int64, named bool, found f
 		m, err := r.Read(room)
 		buf = buf[:len(buf)+m]
 		if int64(len(buf)) > limit {
-			return nil, "", &fileio.TooLargeError{Path: name, Limit: limit}
+			return nil, "", opened, &fileio.TooLargeError{Path: name, Limit: limit}
 		}
 		if errors.Is(err, io.EOF) || int64(len(buf)) == size {
-			return buf, "", nil
+			return buf, "", opened, nil
 		}
 		if err != nil {
-			return nil, "", err
+			return nil, "", opened, err
 		}
 	}
 }

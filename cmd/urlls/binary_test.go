@@ -161,3 +161,30 @@ func TestCheckBinary(t *testing.T) {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
 }
+
+// FuzzBinaryKind: binaryKind's shortcut for a head without a binary byte
+// decides as net/http.DetectContentType does (sniffedKind, after the
+// signatures).
+func FuzzBinaryKind(f *testing.F) {
+	for _, s := range []string{"", "text", "%PDF-1.7\n", "%PDF", "\xFE\xFF\x00a", "\xFF\xFEa\x00", "\xFE\xFF", "\xFF\xFEab",
+		"GIF89a text", "BZh91AY&SY", "<html>x</html>", "\xEF\xBB\xBFtext", "a\x00b", "\x89PNG\r\n\x1a\n", "ID3\x03\x00",
+		"%!PS-Adobe-3.0\n", "wOFF\x00\x01", strings.Repeat("x", 600) + "\x01"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, head []byte) {
+		want := ""
+		h := head[:min(len(head), sniffLen)]
+		for _, s := range signatures {
+			if s.match(h) {
+				want = s.kind
+				break
+			}
+		}
+		if want == "" {
+			want = sniffedKind(h)
+		}
+		if got := binaryKind(head); got != want {
+			t.Errorf("binaryKind(%q) = %q, DetectContentType's way %q", head, got, want)
+		}
+	})
+}

@@ -115,6 +115,12 @@ type fileResult struct {
 	fixErr   error  // --fix could not write the file: the findings are those of the file as it is
 	binary   string // the kind of binary data (binaryKind) when the file was not checked for it
 
+	// For a file of target.identifyLater: what the stat of the file
+	// opened (or when it could not be, its lstat) said of it, and what
+	// collect would have done with its identity.
+	identifyLater, remember bool
+	opened                  fileio.Opened
+
 	// cfg is the file's configuration. findings holds every finding (the
 	// exit code and --fix go by them); check prints cfg.Limit(findings).
 	cfg config.Config
@@ -141,10 +147,18 @@ type target struct {
 	// named is true for a file named on the command line (or standard
 	// input), false for one a directory walk found.
 	named bool
-	// info is what the walk's lstat said of a file it found (a regular
-	// file), which spares a stat before the file is opened; nil for a file
-	// named.
-	info fs.FileInfo
+	// found is true for a file a walk found, a regular file by its
+	// directory's listing: it is opened without a stat first.
+	found bool
+	// identifyLater is true for a file that a walk did not stat, to save a
+	// system call a file: whether it was reached before under another
+	// name (a hard link) is then told by the stat of its open descriptor,
+	// after it is checked (run, firstReach); remember says that its
+	// identity must then be remembered, as collect would have.
+	identifyLater, remember bool
+	// dc is the configuration of the file's directory when the walk that
+	// found it looked it up already; nil: configFor looks it up.
+	dc *dirConfig
 }
 
 func runCheck(e *env, cmd *command, args []string) int {
@@ -453,7 +467,8 @@ func (c *checker) run(e *env, cmd *command, paths []string, prepare, done func(*
 	// The results in order: a ticket is taken before a batch is walked out
 	// and given back once it is done, so no more than ahead batches are in
 	// flight and slot seq%ahead is free when batch seq takes it.
-	var messages []string // the files' errors and notices, for the end
+	var messages []string           // the files' errors and notices, for the end
+	reached := map[fileio.ID]bool{} // the files of identifyLater to remember
 	ready := make([]bool, ahead)
 	next := 0
 	for seq := range checked {
@@ -465,7 +480,9 @@ func (c *checker) run(e *env, cmd *command, paths []string, prepare, done func(*
 			next++
 			for j := range results {
 				r := &results[j]
-				c.handOver(r, &ioErrors, &messages, done)
+				if firstReach(r, reached) {
+					c.handOver(r, &ioErrors, &messages, done)
+				}
 				results[j] = fileResult{} // let go of it at once
 			}
 			<-tickets
@@ -487,6 +504,25 @@ func (c *checker) run(e *env, cmd *command, paths []string, prepare, done func(*
 		fmt.Fprintf(e.stderr, "urlls: %s: %s\n", cmd.name, message(m))
 	}
 	return ioErrors
+}
+
+// firstReach reports whether the file of r was reached for the first time,
+// as collect tells it for the files that a walk stats (it does not emit
+// those reached again), for a file that the walk did not stat
+// (identifyLater): by the identity of the file opened, remembered in
+// reached when collect would have remembered it, as run takes the results
+// in the order collect emitted them.
+func firstReach(r *fileResult, reached map[fileio.ID]bool) bool {
+	if !r.identifyLater || r.opened.Links == 0 {
+		return true // not identified: as collect with no lstat
+	}
+	if reached[r.opened.ID] {
+		return false
+	}
+	if r.remember || r.opened.Links > 1 {
+		reached[r.opened.ID] = true
+	}
+	return true
 }
 
 // handOver hands the result r of a file to done, or counts and words its
@@ -552,6 +588,14 @@ func (c *checker) collect(paths []string, emit func(target)) (errs []error, noti
 			named.add(p, info)
 		}
 	}
+	// The walks stat their files, to tell one reached again before it is
+	// checked, only when they must: with --fix, which must not fix a file
+	// twice at once, and when files are named too, which a walk may reach
+	// under another name. Otherwise a file of a walk is told by the stat
+	// of its open descriptor, which its reading makes anyway (run,
+	// firstReach): all the files that may be reached twice are then the
+	// walks', taken in order.
+	stat := c.fix || len(named.paths) > 0
 	add := func(t target, info fs.FileInfo, remember bool) {
 		if seen.has(t.path, info) {
 			return
@@ -560,11 +604,17 @@ func (c *checker) collect(paths []string, emit func(target)) (errs []error, noti
 			t.named = true
 			remember = true // its named path comes later, and is a duplicate
 		}
-		if remember || t.named {
+		switch {
+		case remember || t.named:
 			seen.add(t.path, info)
-		} else if links, ok := fileio.Links(info); !ok || links > 1 {
-			seen.addID(info)
+		case t.identifyLater:
+			// Told by its identity after it is read (firstReach).
+		default:
+			if links, ok := fileio.Links(info); !ok || links > 1 {
+				seen.addID(info)
+			}
 		}
+		t.remember = remember
 		emit(t)
 		c.progress.fileFound()
 	}
@@ -609,7 +659,7 @@ func (c *checker) collect(paths []string, emit func(target)) (errs []error, noti
 			continue
 		}
 		rememberAll := i < lastWalk
-		werrs, wnotices := c.walk(p, real, func(t target, info fs.FileInfo) { add(t, info, rememberAll) })
+		werrs, wnotices := c.walk(p, real, stat, func(t target, info fs.FileInfo) { add(t, info, rememberAll) })
 		errs = append(errs, werrs...)
 		notices = append(notices, wnotices...)
 	}
@@ -664,7 +714,10 @@ func pathError(path string, err error) error {
 // configFor returns the configuration of the file t: --config's, or the
 // nearest trusted .urlls.json upward, or the default.
 func (c *checker) configFor(t target) (config.Config, error) {
-	dc := c.dirConfig(c.targetDir(t), t.top)
+	dc := t.dc
+	if dc == nil {
+		dc = c.dirConfig(c.targetDir(t), t.top)
+	}
 	return dc.cfg, dc.err
 }
 
@@ -719,18 +772,46 @@ func (c *checker) repoRoot(dir string) string {
 	return root
 }
 
+// listedRepoRoot is repoRoot(dir) for a directory whose listing was read:
+// hasGit says whether it holds .git, so that none is looked for.
+func (c *checker) listedRepoRoot(dir string, hasGit bool) string {
+	c.mu.Lock()
+	root, ok := c.roots.get(dir)
+	c.mu.Unlock()
+	if ok {
+		return root
+	}
+	if hasGit {
+		root = dir
+	} else if parent := filepath.Dir(dir); parent != dir {
+		root = c.repoRoot(parent)
+	}
+	c.mu.Lock()
+	c.roots.put(dir, root)
+	c.mu.Unlock()
+	return root
+}
+
 // dirConfig returns the configuration in force in dir (absolute, resolved)
 // for a file whose lookup stops at top's stop (configStop): --config's, or
 // the nearest trusted .urlls.json upward, or the default.
 func (c *checker) dirConfig(dir, top string) *dirConfig {
+	return c.listedDirConfig(dir, top, true)
+}
+
+// listedDirConfig is dirConfig(dir, top) for a directory whose listing was
+// read: hasConfig says whether it holds a .urlls.json, so that none is
+// looked for in dir when it does not (those above are looked for).
+func (c *checker) listedDirConfig(dir, top string, hasConfig bool) *dirConfig {
 	if c.explicit {
 		return c.fixedConfig
 	}
-	return c.lookup(dir, c.configStop(dir, top))
+	return c.lookup(dir, c.configStop(dir, top), hasConfig)
 }
 
-// lookup returns the configuration of dir, looking no higher than stop.
-func (c *checker) lookup(dir, stop string) *dirConfig {
+// lookup returns the configuration of dir, looking no higher than stop;
+// dir's own configuration file is not looked for when hasConfig is false.
+func (c *checker) lookup(dir, stop string, hasConfig bool) *dirConfig {
 	key := configKey{dir, stop}
 	c.mu.Lock()
 	dc, ok := c.configs.get(key)
@@ -741,7 +822,13 @@ func (c *checker) lookup(dir, stop string) *dirConfig {
 	c.mu.Unlock()
 	dc.once.Do(func() {
 		name := filepath.Join(dir, config.FileName)
-		cfg, found, warning, err := fileio.ReadConfig(name)
+		var cfg config.Config
+		var found bool
+		var warning string
+		var err error
+		if hasConfig {
+			cfg, found, warning, err = fileio.ReadConfig(name)
+		}
 		if warning != "" {
 			c.warn(warning)
 		}
@@ -753,7 +840,7 @@ func (c *checker) lookup(dir, stop string) *dirConfig {
 			dc.include = newIncludeMatcher(dir, cfg.Include)
 		default:
 			if parent := filepath.Dir(dir); parent != dir && dir != stop && fileio.Within(dir, stop) {
-				up := c.lookup(parent, stop)
+				up := c.lookup(parent, stop, true)
 				dc.cfg, dc.include, dc.err = up.cfg, up.include, up.err
 			}
 		}
@@ -775,7 +862,7 @@ func (c *checker) warn(w string) {
 // reading the file into *buf (grown as needed, and left holding the grown
 // buffer), or into a new buffer when buf is nil.
 func (c *checker) checkFileInto(t target, stdin io.Reader, buf *[]byte) fileResult {
-	r := fileResult{path: t.path, named: t.named}
+	r := fileResult{path: t.path, named: t.named, identifyLater: t.identifyLater, remember: t.remember}
 	if t.path == "-" {
 		r.path = stdinName
 	}
@@ -784,9 +871,18 @@ func (c *checker) checkFileInto(t target, stdin io.Reader, buf *[]byte) fileResu
 	if buf != nil {
 		into = (*buf)[:0]
 	}
-	r.doc, r.binary, err = readDocument(t.path, stdin, int64(c.flags.maxSize), t.named, t.info, into)
+	r.doc, r.binary, r.opened, err = readDocument(t.path, stdin, int64(c.flags.maxSize), t.named, t.found, into)
 	if buf != nil && cap(r.doc) > cap(*buf) {
 		*buf = r.doc[:0]
+	}
+	if err != nil && t.identifyLater && r.opened.Links == 0 {
+		// Not opened: a file that cannot be read is still told by its
+		// lstat, as the walk would have.
+		if info, err := os.Lstat(t.path); err == nil {
+			id, _ := fileio.FileID(info)
+			links, _ := fileio.Links(info)
+			r.opened = fileio.Opened{ID: id, Links: links}
+		}
 	}
 	if err != nil {
 		r.err = readError(r.path, err)

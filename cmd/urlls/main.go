@@ -373,6 +373,18 @@ func oneLine(s string) string {
 // message makes s safe to print as one line: control characters (newlines
 // included) and invalid UTF-8 are escaped, everything else is kept.
 func message(s string) string {
+	printable := true
+	for i := 0; i < len(s) && printable; i++ {
+		printable = ' ' <= s[i] && s[i] < utf8.RuneSelf && s[i] != 0x7f
+	}
+	if printable {
+		return s // the common case, as it is, without a copy
+	}
+	return escapeMessage(s)
+}
+
+// escapeMessage is message without its shortcut for printable ASCII.
+func escapeMessage(s string) string {
 	var b strings.Builder
 	for i := 0; i < len(s); {
 		r, size := utf8.DecodeRuneInString(s[i:])

@@ -776,3 +776,19 @@ func FuzzExplain(f *testing.F) {
 		}
 	})
 }
+
+// FuzzMessage: message's shortcut for printable ASCII gives what escaping
+// every rune gives.
+func FuzzMessage(f *testing.F) {
+	for _, s := range []string{"", "plain text: ok", "tab\there", "new\nline", "del\x7f", "\xff", "é", "\u2028", " ~"} {
+		f.Add(s)
+	}
+	for b := range 256 {
+		f.Add(string([]byte{byte(b)}))
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := message(s), escapeMessage(s); got != want {
+			t.Errorf("message(%q) = %q, want %q", s, got, want)
+		}
+	})
+}

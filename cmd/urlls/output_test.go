@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/urlls/urlls/analysis/position"
 )
 
 // TestOutputFileNames: a file name is data, not output syntax. In text
@@ -158,4 +160,28 @@ func TestArtifactURIColon(t *testing.T) {
 			t.Errorf("artifactURI(%q) = %q, want %q", path, got, want)
 		}
 	}
+}
+
+// FuzzByteLines: byteLines gives the lines and byte columns that the
+// position.Mapper gives, for offsets asked in any order, in documents with
+// any line breaks and bytes (offsets inside multi-byte characters, past
+// the end, before the start).
+func FuzzByteLines(f *testing.F) {
+	f.Add([]byte("a\nb\n\nc"), []byte{0, 2, 3, 4, 6, 1})
+	f.Add([]byte("x\r\ny\rz\n"), []byte{1, 2, 3, 5, 7})
+	f.Add([]byte("é\n€x\n\xe2\x82"), []byte{1, 2, 3, 4, 5, 6, 8, 9, 10})
+	f.Add([]byte(strings.Repeat("line\n", 50)), []byte{255, 3, 100, 101, 7})
+	f.Fuzz(func(t *testing.T, doc, offsets []byte) {
+		bl := newByteLines(doc)
+		m := position.New(doc)
+		for i, o := range offsets {
+			off := int(o) - 2 // a few before the start
+			kind := i % 2
+			line, col := bl.lineCol(kind, off)
+			wantLine, wantCol, _ := lineCol(m, off)
+			if line != wantLine || col != wantCol {
+				t.Fatalf("doc %q, offset %d (kind %d, after %v): line %d, column %d; the Mapper says %d, %d", doc, off, kind, offsets[:i], line, col, wantLine, wantCol)
+			}
+		}
+	})
 }

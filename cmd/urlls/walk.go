@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
@@ -77,92 +79,171 @@ var documentNames = map[string]bool{
 // devices), which it skips. Symbolic links inside the walk are not
 // followed (as git, which stores them as links): the file or directory
 // they point to is checked where it is, if the walk reaches it.
-func (c *checker) walk(p, real string, add func(target, fs.FileInfo)) (errs []error, notices []string) {
+//
+// It goes as filepath.WalkDir went (depth first, each directory's entries
+// in the order of their names, the same errors in the same order), with
+// fewer system calls: a directory's listing says whether it holds a
+// .gitignore, a .urlls.json or a .git, which are then not looked for when
+// they are not there, and its configuration is looked up once for all its
+// files, not once a file.
+//
+// With stat, each file checked is lstat'ed and add gets what the lstat
+// said (nil if it failed); without, add gets nil and the target is marked
+// identifyLater.
+func (c *checker) walk(p, real string, stat bool, add func(target, fs.FileInfo)) (errs []error, notices []string) {
 	start, err := walkStart(real)
 	if err != nil {
 		return []error{err}, nil
 	}
-	display := func(path string) string {
-		rel, err := filepath.Rel(real, path)
-		if err != nil || rel == "." {
-			return p
-		}
-		return filepath.Join(p, rel)
+	w := &walker{c: c, top: real, stat: stat, add: add}
+	info, err := os.Lstat(real)
+	switch {
+	case err != nil:
+		w.errs = append(w.errs, pathError(p, err))
+	case info.IsDir():
+		w.dir(real, p, true, start)
+	default:
+		// Replaced by a file since it was resolved: taken as a file of the
+		// walk, as WalkDir would.
+		w.file(&walkDir{path: filepath.Dir(real), hasConfig: true}, real, p, fs.FileInfoToDirEntry(info))
 	}
-	// The ignore states of the directories from the walked one down to the
-	// one the walk is in: WalkDir goes depth first, so the parent of an
-	// entry is on the stack, and what is above it has been left for good.
-	type dirState struct {
-		dir string
-		st  *ignoreState
-	}
-	var stack []dirState
-	err = filepath.WalkDir(real, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			errs = append(errs, pathError(display(path), err))
-			if d != nil && d.IsDir() {
-				return fs.SkipDir
-			}
-			return nil
-		}
-		var parent *ignoreState
-		if path != real {
-			dir := filepath.Dir(path)
-			for len(stack) > 0 && stack[len(stack)-1].dir != dir {
-				stack = stack[:len(stack)-1]
-			}
-			if len(stack) > 0 {
-				parent = stack[len(stack)-1].st
-			}
-		}
-		if d.IsDir() {
-			if path != real {
-				if skipDirs[d.Name()] || parent.ignored(path, true) {
-					return fs.SkipDir
-				}
-			} else {
-				parent = start
-			}
-			st, err := parent.with(path, c.repoRoot(path) == path)
-			if err != nil {
-				errs = append(errs, err)
-				return fs.SkipDir
-			}
-			stack = append(stack, dirState{path, st})
-			return nil
-		}
-		if d.Name() == config.FileName || parent.ignored(path, false) {
-			return nil
-		}
-		name := display(path)
-		switch t := d.Type(); {
-		case t&fs.ModeSymlink != 0:
-			return nil // not followed
-		case !t.IsRegular():
-			// A FIFO would block the reader, a device never end: say that a
-			// file the walk would have checked was skipped.
-			if c.selects(name, path, real) {
-				notices = append(notices, fmt.Sprintf("%s: not a regular file (%s), skipped", name, fileio.Kind(t)))
-			}
-			return nil
-		}
-		if c.selects(name, path, real) {
-			info, _ := d.Info()
-			add(target{path: name, abs: path, top: real, info: info}, info)
-		}
-		return nil
-	})
-	if err != nil {
-		errs = append(errs, pathError(p, err))
-	}
-	return errs, notices
+	return w.errs, w.notices
 }
 
-// selects reports whether a walk checks the file at path (abs, its
-// absolute path, resolved; top, the directory walked): a document, or a
-// file the configuration's "include" or --include names.
-func (c *checker) selects(path, abs, top string) bool {
-	dc := c.dirConfig(filepath.Dir(abs), top)
+// walker is the state of one directory walk.
+type walker struct {
+	c       *checker
+	top     string // the directory walked (absolute, resolved)
+	stat    bool   // lstat each file checked
+	add     func(target, fs.FileInfo)
+	errs    []error
+	notices []string
+}
+
+// walkDir is a directory a walk is in.
+type walkDir struct {
+	path      string       // absolute, resolved
+	st        *ignoreState // the rules in force in it (nil: none)
+	rel       []string     // its path elements relative to st.root, when st has patterns
+	hasConfig bool         // its listing holds a .urlls.json
+	dc        *dirConfig   // its configuration, once looked up (config)
+}
+
+// config returns the configuration in force in the directory d, looked up
+// once.
+func (w *walker) config(d *walkDir) *dirConfig {
+	if d.dc == nil {
+		d.dc = w.c.listedDirConfig(d.path, w.top, d.hasConfig)
+	}
+	return d.dc
+}
+
+// ignored reports whether the entry name of d is ignored.
+func (d *walkDir) ignored(name string, isDir bool) bool {
+	if d.st == nil || len(d.st.patterns) == 0 {
+		return false
+	}
+	if d.rel == nil {
+		d.rel = components(d.st.root, d.path)
+		if d.rel == nil {
+			d.rel = []string{}
+		}
+	}
+	return gitignore.NewMatcher(d.st.patterns).Match(append(d.rel[:len(d.rel):len(d.rel)], name), isDir)
+}
+
+// dir walks the directory at path (absolute, resolved), shown to the user
+// as name, whose parent's ignore rules are parent's. top is true for the
+// directory walked, named as on the command line; the names below it are
+// filepath.Join's of it and their path, as WalkDir made them.
+func (w *walker) dir(path, name string, top bool, parent *ignoreState) {
+	entries, listErr := os.ReadDir(path)
+	// What the listing says is there; when there is no listing, everything
+	// is looked for, and the listing's error is reported unless reading the
+	// ignore files failed first (the order of WalkDir, which read them
+	// before the listing). So too in a directory that can be listed but
+	// not searched (mode r without x): looking for its .gitignore fails,
+	// with the error WalkDir's walk gave.
+	listed := func(string) bool { return true }
+	var root string
+	if listErr == nil && fileio.Searchable(path) {
+		listed = func(n string) bool {
+			_, found := slices.BinarySearchFunc(entries, n, func(e fs.DirEntry, n string) int { return strings.Compare(e.Name(), n) })
+			return found
+		}
+		root = w.c.listedRepoRoot(path, listed(".git"))
+	} else {
+		root = w.c.repoRoot(path)
+	}
+	st, err := parent.with(path, root == path, listed(".gitignore"))
+	if err != nil {
+		w.errs = append(w.errs, err)
+		return
+	}
+	if listErr != nil {
+		w.errs = append(w.errs, pathError(name, listErr))
+		return
+	}
+	d := &walkDir{path: path, st: st, hasConfig: listed(config.FileName)}
+	join := joinName
+	if top {
+		// path may be "/", name "." or "docs/".
+		join = func(dir, name string) string { return filepath.Join(dir, name) }
+	}
+	for _, e := range entries {
+		n := e.Name()
+		if e.IsDir() {
+			if skipDirs[n] || d.ignored(n, true) {
+				continue
+			}
+			w.dir(join(path, n), join(name, n), false, st)
+			continue
+		}
+		w.file(d, join(path, n), join(name, n), e)
+	}
+}
+
+// file takes the entry e of the directory d, at path and shown as name,
+// that is not a directory: a file the walk checks, or one it skips.
+func (w *walker) file(d *walkDir, path, name string, e fs.DirEntry) {
+	if e.Name() == config.FileName || d.ignored(e.Name(), false) {
+		return
+	}
+	switch t := e.Type(); {
+	case t&fs.ModeSymlink != 0:
+		return // not followed
+	case !t.IsRegular():
+		// A FIFO would block the reader, a device never end: say that a
+		// file the walk would have checked was skipped.
+		if w.c.selectsIn(w.config(d), name, path) {
+			w.notices = append(w.notices, fmt.Sprintf("%s: not a regular file (%s), skipped", name, fileio.Kind(t)))
+		}
+		return
+	}
+	dc := w.config(d)
+	if w.c.selectsIn(dc, name, path) {
+		t := target{path: name, abs: path, top: w.top, found: true, dc: dc}
+		var info fs.FileInfo
+		if w.stat {
+			info, _ = e.Info()
+		} else {
+			t.identifyLater = true
+		}
+		w.add(t, info)
+	}
+}
+
+// joinName is filepath.Join(dir, name) for a dir that Join made of a
+// directory and an entry's name (clean, neither a root nor ".") and the
+// name of an entry in it, without Join's cleaning of what is clean.
+func joinName(dir, name string) string {
+	return dir + string(filepath.Separator) + name
+}
+
+// selectsIn reports whether a walk checks the file at path (abs, its
+// absolute path, resolved), in a directory whose configuration is dc: a
+// document, or a file the configuration's "include" or --include names.
+func (c *checker) selectsIn(dc *dirConfig, path, abs string) bool {
 	if dc.err != nil {
 		// Check the documents: the error is then reported for them.
 		return isDocument(path, config.Config{})
@@ -227,8 +308,9 @@ func (st *ignoreState) ignored(abs string, isDir bool) bool {
 // with returns the state of the directory dir (absolute) below st's: st's
 // patterns and those of dir/.gitignore, or a fresh state when dir is the
 // root of another repository (a submodule or a nested clone: repoRoot says
-// whether dir holds .git), whose rules are its own.
-func (st *ignoreState) with(dir string, repoRoot bool) (*ignoreState, error) {
+// whether dir holds .git), whose rules are its own. dir/.gitignore is not
+// looked for when hasIgnoreFile is false (dir's listing has none).
+func (st *ignoreState) with(dir string, repoRoot, hasIgnoreFile bool) (*ignoreState, error) {
 	next := &ignoreState{root: st.root, patterns: st.patterns}
 	if repoRoot && dir != st.root {
 		next = &ignoreState{root: dir}
@@ -237,6 +319,9 @@ func (st *ignoreState) with(dir string, repoRoot bool) (*ignoreState, error) {
 			return nil, err
 		}
 		next.patterns = ps
+	}
+	if !hasIgnoreFile {
+		return next, nil
 	}
 	ps, err := readIgnoreFile(filepath.Join(dir, ".gitignore"), components(next.root, dir))
 	if err != nil {
@@ -278,7 +363,7 @@ func walkStart(dir string) (*ignoreState, error) {
 	rel := components(root, dir)
 	d := root
 	for i := range rel {
-		if st, err = st.with(d, fileio.IsRepoRoot(d)); err != nil {
+		if st, err = st.with(d, fileio.IsRepoRoot(d), true); err != nil {
 			return nil, err
 		}
 		d = filepath.Join(d, rel[i])

@@ -152,19 +152,26 @@ func Open(name string, flag int) (*os.File, fs.FileInfo, error) {
 }
 
 // OpenFound opens for reading the file at name that a directory walk found
-// to be a regular file (found: from its lstat, which does not follow a
-// symbolic link), without the stat OpenRegular makes first, and returns
-// it with its size. What was opened is still checked to be a regular file,
-// in case the file was replaced in between (a FIFO opens non-blocking,
-// and is refused). It saves a system call per file of a walk, and where
-// the system allows, the work of an *os.File, which would try to add the
-// non-blocking descriptor to the runtime's poller, in vain for a regular
-// file (openFound).
-func OpenFound(name string, found fs.FileInfo) (io.ReadCloser, int64, error) {
-	if !found.Mode().IsRegular() {
-		return nil, 0, &NotRegularError{Path: name, Mode: found.Mode()}
-	}
+// to be a regular file (by the type its directory's listing gives, which
+// does not follow a symbolic link), without the stat OpenRegular makes
+// first, and returns it with what the fstat(2) of the open descriptor says
+// of it. What was opened is still checked to be a
+// regular file, in case the file was replaced in between (a FIFO opens
+// non-blocking, and is refused). It saves a system call per file of a
+// walk, and where the system allows, the work of an *os.File, which would
+// try to add the non-blocking descriptor to the runtime's poller, in vain
+// for a regular file (openFound).
+func OpenFound(name string) (io.ReadCloser, Opened, error) {
 	return openFound(name)
+}
+
+// Opened is what the fstat(2) of a file opened by OpenFound said of it.
+type Opened struct {
+	Size int64
+	// ID and Links are the file's identity and number of names (FileID,
+	// Links); Links is 0 where the system does not tell them.
+	ID    ID
+	Links uint64
 }
 
 // notRegular is the error of a file that was opened and is not a regular

@@ -12,6 +12,10 @@ const oNonblock = 0
 
 func isNotDir(err error) bool { return false }
 
+// Searchable would report whether the files of the directory dir can be
+// reached by name; here a listed directory's files are taken to be.
+func Searchable(dir string) bool { return true }
+
 // Owner returns the user id of the owner of the file that info describes;
 // ok is false where the system has no such thing.
 func Owner(info fs.FileInfo) (uid int, ok bool) { return 0, false }
@@ -31,19 +35,19 @@ func Links(info fs.FileInfo) (uint64, bool) { return 0, false }
 func Lock(f *os.File) error { return nil }
 
 // openFound opens name and checks that it is a regular file.
-func openFound(name string) (io.ReadCloser, int64, error) {
+func openFound(name string) (io.ReadCloser, Opened, error) {
 	f, err := os.Open(name)
 	if err != nil {
-		return nil, 0, err
+		return nil, Opened{}, err
 	}
 	info, err := f.Stat()
 	if err != nil {
 		f.Close()
-		return nil, 0, err
+		return nil, Opened{}, err
 	}
 	if !info.Mode().IsRegular() {
 		f.Close()
-		return nil, 0, &NotRegularError{Path: name, Mode: info.Mode()}
+		return nil, Opened{}, &NotRegularError{Path: name, Mode: info.Mode()}
 	}
-	return f, info.Size(), nil
+	return f, Opened{Size: info.Size()}, nil
 }

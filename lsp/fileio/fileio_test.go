@@ -178,10 +178,9 @@ func TestRepoRootAndWithin(t *testing.T) {
 	}
 }
 
-// TestOpenFound: a file a walk found regular is read whole; one replaced
-// since by a FIFO, a socket, a directory or a device (found still says
-// regular) is refused as what it is now, without blocking; and one the
-// walk found not regular is refused without being opened.
+// TestOpenFound: a file a walk found regular is read whole, and its
+// identity is its lstat's; one replaced since by a FIFO, a socket, a
+// directory or a device is refused as what it is now, without blocking.
 func TestOpenFound(t *testing.T) {
 	dir := t.TempDir()
 	doc := filepath.Join(dir, "doc.md")
@@ -192,13 +191,19 @@ func TestOpenFound(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, size, err := OpenFound(doc, regular)
+	f, opened, err := OpenFound(doc)
 	if err != nil {
 		t.Fatal(err)
 	}
 	data, err := io.ReadAll(f)
-	if err != nil || string(data) != "see http://example.org/\n" || size != int64(len(data)) {
-		t.Errorf("read %q (size %d), %v", data, size, err)
+	if err != nil || string(data) != "see http://example.org/\n" || opened.Size != int64(len(data)) {
+		t.Errorf("read %q (size %d), %v", data, opened.Size, err)
+	}
+	// The identity is the lstat's (where the system tells it).
+	if id, ok := FileID(regular); ok {
+		if links, _ := Links(regular); opened.ID != id || opened.Links != links {
+			t.Errorf("opened %+v, want the ID %+v and %d links of the lstat", opened, id, links)
+		}
 	}
 	if err := f.Close(); err != nil {
 		t.Error(err)
@@ -206,7 +211,7 @@ func TestOpenFound(t *testing.T) {
 	for kind, name := range specialFiles(t, t.TempDir()) {
 		t.Run(kind, func(t *testing.T) {
 			withDeadline(t, func() {
-				f, _, err := OpenFound(name, regular)
+				f, _, err := OpenFound(name)
 				var nr *NotRegularError
 				if kind == "socket" && err != nil && !errors.As(err, &nr) {
 					return // a socket does not open: refused all the same
@@ -219,12 +224,5 @@ func TestOpenFound(t *testing.T) {
 				}
 			})
 		})
-	}
-	aDir, err := os.Lstat(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, _, err := OpenFound(doc, aDir); err == nil {
-		t.Error("a file the walk found not regular was opened")
 	}
 }

@@ -16,6 +16,14 @@ const oNonblock = syscall.O_NONBLOCK
 
 func isNotDir(err error) bool { return errors.Is(err, syscall.ENOTDIR) }
 
+// Searchable reports whether the files of the directory dir can be reached
+// by name (its execute permission, for this process's user), which a
+// listing of its names, allowed by its read permission, does not tell.
+func Searchable(dir string) bool {
+	const xOK = 1 // access(2)'s X_OK
+	return syscall.Access(dir, xOK) == nil
+}
+
 // Owner returns the user id of the owner of the file that info describes.
 func Owner(info fs.FileInfo) (uid int, ok bool) {
 	st, ok := info.Sys().(*syscall.Stat_t)
@@ -80,7 +88,7 @@ func Lock(f *os.File) error {
 
 // openFound opens name as a bare descriptor, non-blocking, and checks with
 // fstat(2) that it is a regular file.
-func openFound(name string) (io.ReadCloser, int64, error) {
+func openFound(name string) (io.ReadCloser, Opened, error) {
 	var fd int
 	var err error
 	for {
@@ -90,18 +98,19 @@ func openFound(name string) (io.ReadCloser, int64, error) {
 		}
 	}
 	if err != nil {
-		return nil, 0, &fs.PathError{Op: "open", Path: name, Err: err}
+		return nil, Opened{}, &fs.PathError{Op: "open", Path: name, Err: err}
 	}
 	var st syscall.Stat_t
 	if err := syscall.Fstat(fd, &st); err != nil {
 		syscall.Close(fd)
-		return nil, 0, &fs.PathError{Op: "stat", Path: name, Err: err}
+		return nil, Opened{}, &fs.PathError{Op: "stat", Path: name, Err: err}
 	}
 	if st.Mode&syscall.S_IFMT != syscall.S_IFREG {
 		syscall.Close(fd)
-		return nil, 0, notRegular(name)
+		return nil, Opened{}, notRegular(name)
 	}
-	return &rawFile{fd: fd, name: name}, st.Size, nil
+	id := ID{Dev: uint64(st.Dev), Ino: uint64(st.Ino)}
+	return &rawFile{fd: fd, name: name}, Opened{Size: st.Size, ID: id, Links: uint64(st.Nlink)}, nil
 }
 
 // rawFile reads a regular file through its descriptor.
