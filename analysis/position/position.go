@@ -62,10 +62,18 @@ func New(text []byte) *Mapper {
 // in (from, stop] to m.lines, and a checkpoint every checkpointGap bytes,
 // clearing the ASCII flag of a stretch that holds a non-ASCII byte.
 func (m *Mapper) index(from, stop int) {
+	m.indexFrom(from, stop, 0, 0)
+}
+
+// indexFrom is index from a character boundary from inside a line, whose
+// columns are u16 and runes, where m's last checkpoint is. It returns where
+// it stopped (stop, or the end of a character that ends past stop) and the
+// columns there.
+func (m *Mapper) indexFrom(from, stop, u16, runes int) (int, int, int) {
 	text := m.text
 	cur := len(m.cps) - 1
-	var u16, runes int // columns at i, counted from the start of the line
-	for i := from; i < stop; {
+	i := from
+	for i < stop {
 		if i-m.cps[cur].off >= checkpointGap {
 			m.cps = append(m.cps, checkpoint{off: i, utf16: uint32(u16), runes: uint32(runes), ascii: true})
 			cur = len(m.cps) - 1
@@ -95,6 +103,7 @@ func (m *Mapper) index(from, stop int) {
 			runes++
 		}
 	}
+	return i, u16, runes
 }
 
 // Position is where a byte offset is: its line and its column counted in
