@@ -61,6 +61,7 @@ type document struct {
 	snap    *snapshot   // the current version
 	last    *analysis   // the latest finished analysis, the base of the next
 	running int         // analyses of d under way
+	scratch scratchText // what hovers right after an edit re-scan Markdown in
 
 	publishMu     sync.Mutex // orders the publications of this document
 	publishedGen  uint64
@@ -171,6 +172,36 @@ func (t *docText) slice(lo, hi int) []byte {
 		out = append(out, src.slice(max(lo, after)+shift, hi+shift)...)
 	}
 	return out
+}
+
+// copyTo fills dst with the text's bytes [lo, lo+len(dst)), without
+// building the text (slice, into a buffer of the caller's).
+func (t *docText) copyTo(dst []byte, lo int) {
+	t.mu.Lock()
+	b, src, start, end, insert := t.bytes, t.source, t.start, t.end, t.insert
+	t.mu.Unlock()
+	if src == nil {
+		copy(dst, b[lo:])
+		return
+	}
+	hi := lo + len(dst)
+	if lo < start {
+		src.copyTo(dst[:min(hi, start)-lo], lo)
+	}
+	if a, z := max(lo, start), min(hi, start+len(insert)); a < z {
+		copy(dst[a-lo:], insert[a-start:z-start])
+	}
+	if after := start + len(insert); hi > after {
+		from := max(lo, after)
+		src.copyTo(dst[from-lo:], from+end-after)
+	}
+}
+
+// built returns the text when it is built already.
+func (t *docText) built() ([]byte, bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.bytes, t.source == nil
 }
 
 // lines is the line table of one text, built once on first use: by the

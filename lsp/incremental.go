@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"sort"
+	"sync"
 
 	"go.lsp.dev/protocol"
 
@@ -435,8 +436,9 @@ func (sh *shifter) editBlock(n int) []checks.TextEdit {
 func (s *Server) hoverAnalysis(ctx context.Context, u protocol.DocumentURI, pos protocol.Position) (*analysis, error) {
 	s.mu.Lock()
 	var snap, prev *snapshot
+	var scratch *scratchText
 	if d, ok := s.docs[u]; ok {
-		snap, prev = d.snap, d.snap.prev
+		snap, prev, scratch = d.snap, d.snap.prev, &d.scratch
 		s.startLocked(d, snap)
 	}
 	s.mu.Unlock()
@@ -452,7 +454,7 @@ func (s *Server) hoverAnalysis(ctx context.Context, u protocol.DocumentURI, pos 
 		select {
 		case <-prev.scanned:
 			if pa := prev.partial; pa != nil {
-				if n := newNearEdit(pa, snap); n != nil {
+				if n := newNearEdit(pa, snap, scratch); n != nil {
 					return n.analysis(pos), nil
 				}
 			}
@@ -472,6 +474,9 @@ type nearEdit struct {
 	mapper  *Mapper
 	window  *scan.Window // Markdown
 	docBase string
+	// unbuilt: Markdown's window was re-scanned without building the
+	// new text (rescanWindow).
+	unbuilt bool
 }
 
 // newNearEdit returns the nearEdit of snap, made by one edit from the text
@@ -479,9 +484,10 @@ type nearEdit struct {
 //
 // The text of snap need not be built (docText): in plain text the
 // nearEdit reads only the bytes of the lines and paragraphs the edit
-// touched, and only when the cursor is in them; Markdown's window re-scan
-// reads the whole text.
-func newNearEdit(pa *analysis, snap *snapshot) *nearEdit {
+// touched, and only when the cursor is in them; Markdown's window is
+// re-scanned from a copy of the bytes around the edit (rescanWindow, in
+// scratch).
+func newNearEdit(pa *analysis, snap *snapshot, scratch *scratchText) *nearEdit {
 	ch := snap.change
 	n := &nearEdit{pa: pa, snap: snap}
 	// PlainText reads the first SniffLimit bytes only.
@@ -490,11 +496,11 @@ func newNearEdit(pa *analysis, snap *snapshot) *nearEdit {
 		if pa.outline == nil || pa.plain {
 			return nil
 		}
-		w, ok := pa.outline.Rescan(snap.text.get(), ch.start, ch.oldEnd, ch.newEnd)
+		w, unbuilt, ok := rescanWindow(pa.outline, snap.text, ch, scratch)
 		if !ok {
 			return nil
 		}
-		n.window = w
+		n.window, n.unbuilt = w, unbuilt
 		_, n.docBase = spliceBase(pa, w.Start, w.OldEnd, w.Candidates)
 	}
 	n.mapper = newEditView(pa.mapper, snap.text, ch, snap.lines)
@@ -514,7 +520,6 @@ func (n *nearEdit) analysis(pos protocol.Position) *analysis {
 		a.candidates = candidatesNear(pa, snap.text, ch, off)
 		return a
 	}
-	a.text = snap.text.get()
 	w := n.window
 	a.candidates = windowNear(pa, ch, w.Start, w.End, w.OldEnd, w.Candidates, off)
 	a.docBase = &n.docBase
@@ -588,4 +593,78 @@ func candidatesNear(base *analysis, text *docText, change textChange, off int) [
 		return cands
 	}
 	return windowNear(base, change, p0, p1, p1-change.delta(), nil, off)
+}
+
+// scratchText is a buffer of a document's length that rescanWindow copies
+// the bytes around an edit into, kept from one hover to the next: a new
+// one would cost as much as building the text (a 1 MB allocation, cleared).
+// Its bytes elsewhere are those of older texts, or anything.
+type scratchText struct {
+	mu sync.Mutex
+	b  []byte
+	// span is how many bytes around the change are copied at first, and
+	// margin how far from the copied bytes the window must end; zero
+	// means rescanSpan and rescanMargin. poison, when not nil, fills the
+	// buffer before the bytes are copied (tests: what Rescan must not
+	// read).
+	span, margin int
+	poison       func([]byte)
+}
+
+// rescanSpan and rescanMargin: see scratchText. A Markdown window runs
+// from a blank line before the edit to one after it, a few lines in prose;
+// the margin is far more than the line breaks around the window that the
+// scan reads.
+const (
+	rescanSpan   = 4096
+	rescanMargin = 1024
+)
+
+// rescanWindow is o.Rescan of text, which ch made from o's document,
+// without building text when it is not built yet (a hover right after an
+// edit): Rescan reads the bytes of the window it scans again, and the line
+// breaks around it, not the document (scan.Outline: from the restart point
+// before the change to one after it), so it scans scratch, a buffer of the
+// text's length whose bytes are the text's in [lo, hi) only, around the
+// change. The window is taken when it lies margin bytes inside [lo, hi) (or
+// reaches an end of the text that lo or hi is): then every byte the scan
+// read was the text's. Otherwise the span grows fourfold, and at worst
+// (or when scratch is in use by another hover) the text is built and
+// scanned. unbuilt says whether the text was left unbuilt; ok is Rescan's.
+func rescanWindow(o *scan.Outline, text *docText, ch textChange, scratch *scratchText) (w *scan.Window, unbuilt, ok bool) {
+	if b, ok := text.built(); ok || !scratch.mu.TryLock() {
+		if !ok {
+			b = text.get()
+		}
+		w, ok := o.Rescan(b, ch.start, ch.oldEnd, ch.newEnd)
+		return w, false, ok
+	}
+	defer scratch.mu.Unlock()
+	span, margin := scratch.span, scratch.margin
+	if span == 0 {
+		span, margin = rescanSpan, rescanMargin
+	}
+	if cap(scratch.b) < text.n {
+		scratch.b = make([]byte, text.n+text.n/8) // room for typing
+	}
+	buf := scratch.b[:text.n]
+	for ; ; span *= 4 {
+		lo, hi := max(0, ch.start-span), min(text.n, ch.newEnd+span)
+		if lo == 0 && hi == text.n {
+			break
+		}
+		if scratch.poison != nil {
+			scratch.poison(buf)
+		}
+		text.copyTo(buf[lo:hi], lo)
+		w, ok := o.Rescan(buf, ch.start, ch.oldEnd, ch.newEnd)
+		if !ok {
+			break // the labels changed, or so it read past [lo, hi): the text decides
+		}
+		if (lo == 0 || w.Start-lo >= margin) && (hi == text.n || hi-w.End >= margin) {
+			return w, true, true
+		}
+	}
+	w, ok = o.Rescan(text.get(), ch.start, ch.oldEnd, ch.newEnd)
+	return w, false, ok
 }

@@ -133,12 +133,16 @@ func TestIncrementalMatchesFull(t *testing.T) {
 	}
 	for _, l := range incrementalLanguages {
 		t.Run(l.name, func(t *testing.T) {
+			nearWindows, nearUnbuilt = 0, 0
 			for seed := range uint64(docs) {
 				r := rand.New(rand.NewPCG(seed, 12))
 				text := randomText(r, 20+r.IntN(120))
 				checkIncremental(t, s, l.uri, l.lang, text, func(i int, text string) (string, bool) {
 					return randomEdit(r, text), i < steps
 				})
+			}
+			if l.lang == "markdown" && nearUnbuilt < nearWindows/4 {
+				t.Fatalf("of %d hovers' windows, %d were re-scanned without the text: rescanWindow is not tested", nearWindows, nearUnbuilt)
 			}
 		})
 	}
@@ -274,6 +278,11 @@ func FuzzIncremental(f *testing.F) {
 	})
 }
 
+// poisons counts the calls of checkHoverNear, to vary its scratch;
+// nearWindows and nearUnbuilt count its Markdown windows, and those
+// re-scanned without building the text.
+var poisons, nearWindows, nearUnbuilt int
+
 // checkHoverNear checks that a hover right after the edit of text to next
 // (hoverAnalysis), at every offset of next, answers what a hover of full,
 // the analysis of next from scratch, does: with the candidates near the
@@ -286,9 +295,26 @@ func checkHoverNear(t testing.TB, s *Server, uri, lang string, v int32, text, ne
 	snap := newSnapshotOf(protocol.DocumentURI(uri), lang, v, uint64(v), editedText(builtText([]byte(text)), ch.start, ch.oldEnd, next[ch.start:ch.newEnd]), nil)
 	snap.change = ch
 	m := full.mapper
-	n := newNearEdit(base, snap)
+	// Markdown's window is re-scanned from the bytes near the edit, in a
+	// buffer whose other bytes are anything (rescanWindow): here pieces
+	// of documents, and a few bytes around the edit at first, so that a
+	// scan that read a byte it must not gets it wrong.
+	poisons++
+	poison := incrementalPieces[poisons%len(incrementalPieces)]
+	scratch := &scratchText{span: 1 + poisons%13, margin: 2, poison: func(b []byte) {
+		for i := range b {
+			b[i] = poison[i%len(poison)]
+		}
+	}}
+	n := newNearEdit(base, snap, scratch)
 	if n == nil {
 		return // the hover waits for the analysis
+	}
+	if n.window != nil {
+		nearWindows++
+		if n.unbuilt {
+			nearUnbuilt++
+		}
 	}
 	// Offsets outside the lines the edit changed first: in plain text
 	// their hovers read the bytes near the edit only, and must not build
@@ -316,7 +342,7 @@ func checkHoverNear(t testing.TB, s *Server, uri, lang string, v int32, text, ne
 		snap.text.mu.Lock()
 		built := snap.text.source == nil
 		snap.text.mu.Unlock()
-		if n.plain && built {
+		if (n.plain || n.unbuilt) && built {
 			t.Fatalf("edit of %q\nto %q: the hovers right after the edit, away from its lines, built the new text", text, next)
 		}
 	}
