@@ -301,6 +301,11 @@ type analysis struct {
 	docBase   *string
 	epoch     uint64           // Server.epoch when it was computed: its configuration
 	findings  []config.Finding // all of them: the fix-all fixes them all
+	// kept says, for each of diags, what the configuration made of it:
+	// 0 dropped (off, suppressed, ignored), else its finding's severity
+	// plus one (applyConfig); sups are the suppressions it applied.
+	kept []uint8
+	sups []scan.Suppression
 	shown     []config.Finding // the diagnostics: findings cut to maxFindings
 	configErr error
 	// opts say how the checks judged the URLs: hovers and tokens parse as
@@ -397,11 +402,13 @@ func (s *Server) analyze(ctx context.Context, snap *snapshot, base *analysis) (*
 	if base != nil {
 		sizeHint = len(base.diags) + 8 // an edit adds a few
 	}
-	a.diags, a.diagStart, err = checkCandidates(ctx, opts, text, cands, reuse, sizeHint)
+	var from []int32
+	a.diags, a.diagStart, from, err = checkCandidates(ctx, opts, text, cands, base, reuse, sizeHint)
 	if err != nil {
 		return nil, err
 	}
-	a.findings = cfg.Apply(sups, a.diags)
+	a.sups = sups
+	a.findings, a.kept = applyConfig(cfg, sups, a.diags, base, change, from)
 	a.shown = cfg.Limit(a.findings)
 	return a, nil
 }

@@ -3,12 +3,14 @@ package lsp
 import (
 	"bytes"
 	"context"
+	"slices"
 	"sort"
 	"sync"
 
 	"go.lsp.dev/protocol"
 
 	"github.com/urlls/urlls/analysis/checks"
+	"github.com/urlls/urlls/analysis/config"
 	"github.com/urlls/urlls/analysis/parser"
 	"github.com/urlls/urlls/analysis/scan"
 )
@@ -141,27 +143,39 @@ func (c *checked) diagsOf(i int) []checks.Diagnostic {
 
 // checkCandidates checks cands, candidates of text, as
 // checks.Options.CheckCandidatesContext does, taking the diagnostics of
-// candidate i from reuse when it has them. It returns the diagnostics and
-// where each candidate's start (checked.diagStart).
+// candidate i from base's candidate reuse(i) when reuse has one. It
+// returns the diagnostics, where each candidate's start
+// (checked.diagStart), and for each diagnostic the index in base.diags of
+// the one it was moved from, or -1 (nil when none was).
 //
 // sizeHint is how many diagnostics to make room for at first: an edit
 // keeps about as many as the analysis before had (40k of them, grown by
 // doubling, would make as much garbage again).
-func checkCandidates(ctx context.Context, opts checks.Options, text []byte, cands []scan.Candidate, reuse reuseFunc, sizeHint int) ([]checks.Diagnostic, []int, error) {
+func checkCandidates(ctx context.Context, opts checks.Options, text []byte, cands []scan.Candidate, base *analysis, reuse reuseFunc, sizeHint int) ([]checks.Diagnostic, []int, []int32, error) {
 	var moved shifter
 	diags := make([]checks.Diagnostic, 0, sizeHint)
 	diagStart := make([]int, 1, len(cands)+1)
+	var from []int32
+	if base != nil {
+		from = make([]int32, 0, sizeHint)
+	}
 	checker := opts.NewChecker() // a URL met again is checked once
 	for i, c := range cands {
 		if i%64 == 0 && ctx.Err() != nil {
-			return nil, nil, ctx.Err()
+			return nil, nil, nil, ctx.Err()
 		}
-		if ds, shift, ok := reuse(i); ok {
-			n := len(diags)
-			diags = append(diags, ds...)
+		n := len(diags)
+		if bi, shift, ok := reuse(i); ok {
+			diags = append(diags, base.diagsOf(bi)...)
 			moved.shift(diags[n:], shift)
+			for k := base.diagStart[bi]; k < base.diagStart[bi+1]; k++ {
+				from = append(from, int32(k))
+			}
 		} else {
 			diags = append(diags, checker.CheckURL(text, c)...)
+			for range len(diags) - n {
+				from = append(from, -1)
+			}
 		}
 		diagStart = append(diagStart, len(diags))
 	}
@@ -169,17 +183,18 @@ func checkCandidates(ctx context.Context, opts checks.Options, text []byte, cand
 	// of ordered, disjoint candidates needs this.
 	if !sort.SliceIsSorted(diags, func(i, j int) bool { return diags[i].Start < diags[j].Start }) {
 		sort.SliceStable(diags, func(i, j int) bool { return diags[i].Start < diags[j].Start })
-		diagStart = nil
+		diagStart, from = nil, nil
 	}
-	return diags, diagStart, nil
+	return diags, diagStart, from, nil
 }
 
-// reuseFunc says, for candidate i, which diagnostics of an older analysis
-// it keeps (not to be changed: they are the older analysis's) and how far
-// they move; ok is false when it must be checked again.
-type reuseFunc func(i int) (diags []checks.Diagnostic, shift int, ok bool)
+// reuseFunc says, for candidate i, which candidate bi of an older analysis
+// it keeps the diagnostics of (not to be changed: they are the older
+// analysis's) and how far they move; ok is false when it must be checked
+// again.
+type reuseFunc func(i int) (bi int, shift int, ok bool)
 
-func noReuse(int) ([]checks.Diagnostic, int, bool) { return nil, 0, false }
+func noReuse(int) (int, int, bool) { return 0, 0, false }
 
 // rescanPlainText returns the candidates of text, a plain-text document
 // (scan.PlainText), from those of base, the analysis of an older text
@@ -270,12 +285,12 @@ func spliceWindow(base *analysis, ch textChange, p0, p1old int, window []scan.Ca
 	// of 40k URLs on one line) keep their diagnostics too.
 	inWindow := reuseUnchanged(base, ch, cands)
 	baseIdx, _ := spliceBase(base, p0, p1old, window)
-	return cands, func(i int) ([]checks.Diagnostic, int, bool) {
+	return cands, func(i int) (int, int, bool) {
 		switch {
 		case i < c0:
-			return base.diagsOf(i), 0, true
+			return i, 0, true
 		case i >= after:
-			return base.diagsOf(i - after + c1), ch.delta(), true
+			return i - after + c1, ch.delta(), true
 		}
 		return inWindow(i)
 	}, baseIdx
@@ -301,7 +316,7 @@ func indexBase(cands []scan.Candidate) int {
 // start to its end (checks.CheckURL reads no others).
 func reuseUnchanged(base *analysis, ch textChange, cands []scan.Candidate) reuseFunc {
 	bi := 0 // the next candidate of base to look at
-	return func(i int) ([]checks.Diagnostic, int, bool) {
+	return func(i int) (int, int, bool) {
 		c := cands[i]
 		// The same candidate in base: before the change, or after it
 		// (moved by delta), with every byte it depends on unchanged.
@@ -311,15 +326,15 @@ func reuseUnchanged(base *analysis, ch textChange, cands []scan.Candidate) reuse
 		case c.Start-1 >= ch.newEnd:
 			oldStart, shift = c.Start-ch.delta(), ch.delta()
 		default:
-			return nil, 0, false
+			return 0, 0, false
 		}
 		for bi < len(base.candidates) && base.candidates[bi].Start < oldStart {
 			bi++
 		}
 		if bi == len(base.candidates) || !sameCandidate(base.candidates[bi], c, shift) {
-			return nil, 0, false
+			return 0, 0, false
 		}
-		return base.diagsOf(bi), shift, true
+		return bi, shift, true
 	}
 }
 
@@ -667,4 +682,107 @@ func rescanWindow(o *scan.Outline, text *docText, ch textChange, scratch *scratc
 	}
 	w, ok = o.Rescan(text.get(), ch.start, ch.oldEnd, ch.newEnd)
 	return w, false, ok
+}
+
+// applyConfig returns cfg.Apply(sups, diags), the findings of an analysis,
+// and what became of each diagnostic (analysis.kept). When an edit (ch)
+// made the text from base's, under the same configuration, and moved
+// base's suppressions with the bytes around them, a diagnostic moved from
+// base's (from, see checkCandidates) becomes what it became in base: what
+// Apply makes of a diagnostic depends on its code, its URL and which
+// suppressions cover its start, and those are unchanged for a start
+// before the change and for one after it, both moved alike
+// (movedSuppressions). Only the others go through Apply: an edit of one of
+// 40k URLs on a line does not look the configuration up 40k times.
+func applyConfig(cfg config.Config, sups []scan.Suppression, diags []checks.Diagnostic, base *analysis, ch textChange, from []int32) ([]config.Finding, []uint8) {
+	full := func() ([]config.Finding, []uint8) {
+		findings := cfg.Apply(sups, diags)
+		return findings, keptOf(diags, findings)
+	}
+	if base == nil || from == nil || base.kept == nil || !movedSuppressions(base.sups, sups, ch) {
+		return full()
+	}
+	var fresh []checks.Diagnostic
+	for i, j := range from {
+		if j < 0 {
+			fresh = append(fresh, diags[i])
+			continue
+		}
+		// Moved from base: before the change, or after it.
+		old, now := base.diags[j].Start, diags[i].Start
+		if !(old <= ch.start && now == old || old >= ch.oldEnd && now == old+ch.delta()) {
+			return full()
+		}
+	}
+	freshKept := keptOf(fresh, cfg.Apply(sups, fresh))
+	kept := make([]uint8, len(diags))
+	n := 0
+	for i, j := range from {
+		if j >= 0 {
+			kept[i] = base.kept[j]
+		} else {
+			kept[i], freshKept = freshKept[0], freshKept[1:]
+		}
+		if kept[i] > 0 {
+			n++
+		}
+	}
+	findings := make([]config.Finding, 0, n)
+	for i, k := range kept {
+		if k > 0 {
+			findings = append(findings, config.Finding{Diagnostic: diags[i], Severity: checks.Severity(k - 1)})
+		}
+	}
+	return findings, kept
+}
+
+// keptOf returns, for each of diags, 0 when findings, what Apply made of
+// them (a subsequence, in order), left it out, else its severity plus one.
+// A diagnostic equal to the next finding is that finding: two equal
+// diagnostics have the same code, start and URL, so Apply makes the same
+// of both.
+func keptOf(diags []checks.Diagnostic, findings []config.Finding) []uint8 {
+	kept := make([]uint8, len(diags))
+	k := 0
+	for i := range diags {
+		if k < len(findings) && sameDiagnostic(&diags[i], &findings[k].Diagnostic) {
+			kept[i] = uint8(findings[k].Severity) + 1
+			k++
+		}
+	}
+	return kept
+}
+
+// sameDiagnostic reports whether a and b have the same place, code, URL
+// and message (what Apply's decision depends on, and more).
+func sameDiagnostic(a, b *checks.Diagnostic) bool {
+	return a.Start == b.Start && a.End == b.End && a.Code == b.Code && a.URL == b.URL && a.Message == b.Message
+}
+
+// movedSuppressions reports whether now, the suppressions of the text that
+// ch made from the one old are of, are old with the bounds before the
+// change kept and those after it moved by the change: then a suppression
+// covers an offset before the change (at most ch.start) or after it (at
+// least ch.oldEnd, moved) in the new text exactly when it covered it in
+// the old one. A bound inside the change, or at its start, answers no.
+func movedSuppressions(old, now []scan.Suppression, ch textChange) bool {
+	if len(old) != len(now) {
+		return false
+	}
+	moved := func(x, y int) bool {
+		switch {
+		case x < ch.start:
+			return y == x
+		case x > ch.oldEnd:
+			return y == x+ch.delta()
+		}
+		return false
+	}
+	for i, o := range old {
+		n := now[i]
+		if !moved(o.Start, n.Start) || !moved(o.End, n.End) || !slices.Equal(o.Codes, n.Codes) || (o.Codes == nil) != (n.Codes == nil) {
+			return false
+		}
+	}
+	return true
 }

@@ -85,6 +85,10 @@ func published(t testing.TB, s *Server, a *analysis) string {
 	for _, c := range a.candidates {
 		fmt.Fprintf(&b, "url %d-%d %q %v %v %v %v\n", c.Start, c.End, c.Text, c.Offsets, c.Context, c.Relative, c.Unrendered)
 	}
+	// All the findings (the fix-all's), past maxFindings too.
+	for _, f := range a.findings {
+		fmt.Fprintf(&b, "finding %d-%d %s %v %q %v\n", f.Start, f.End, f.Code, f.Severity, f.URL, f.SuggestedFixes)
+	}
 	fmt.Fprintf(&b, "findings %d\nbase %d %q\n", len(a.findings), a.baseIdx, *a.docBase)
 	return b.String()
 }
