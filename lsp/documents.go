@@ -297,15 +297,15 @@ type analysis struct {
 	// <base href> with a scheme, or -1; docBase, when not nil, is its
 	// text ("" for none), also for an analysis whose candidates are those
 	// near the cursor only (hoverAnalysis).
-	baseIdx   int
-	docBase   *string
-	epoch     uint64           // Server.epoch when it was computed: its configuration
-	findings  []config.Finding // all of them: the fix-all fixes them all
+	baseIdx  int
+	docBase  *string
+	epoch    uint64           // Server.epoch when it was computed: its configuration
+	findings []config.Finding // all of them: the fix-all fixes them all
 	// kept says, for each of diags, what the configuration made of it:
 	// 0 dropped (off, suppressed, ignored), else its finding's severity
 	// plus one (applyConfig); sups are the suppressions it applied.
-	kept []uint8
-	sups []scan.Suppression
+	kept      []uint8
+	sups      []scan.Suppression
 	shown     []config.Finding // the diagnostics: findings cut to maxFindings
 	configErr error
 	// opts say how the checks judged the URLs: hovers and tokens parse as
