@@ -160,25 +160,44 @@ func checkCandidates(ctx context.Context, opts checks.Options, text []byte, cand
 		from = make([]int32, 0, sizeHint)
 	}
 	checker := opts.NewChecker() // a URL met again is checked once
+	// The diagnostics of consecutive candidates moved alike are
+	// base.diags[run0:run1], moved by runShift: copied and moved at once
+	// (40k URLs after an edit are one run, not 40k).
+	run0, run1, runShift := 0, 0, 0
+	flush := func() {
+		if run0 == run1 {
+			return
+		}
+		n := len(diags)
+		diags = append(diags, base.diags[run0:run1]...)
+		moved.shift(diags[n:], runShift)
+		for k := run0; k < run1; k++ {
+			from = append(from, int32(k))
+		}
+		run0, run1 = 0, 0
+	}
 	for i, c := range cands {
 		if i%64 == 0 && ctx.Err() != nil {
 			return nil, nil, nil, ctx.Err()
 		}
-		n := len(diags)
 		if bi, shift, ok := reuse(i); ok {
-			diags = append(diags, base.diagsOf(bi)...)
-			moved.shift(diags[n:], shift)
-			for k := base.diagStart[bi]; k < base.diagStart[bi+1]; k++ {
-				from = append(from, int32(k))
+			if run0 == run1 || base.diagStart[bi] != run1 || shift != runShift {
+				flush()
+				run0, run1, runShift = base.diagStart[bi], base.diagStart[bi], shift
 			}
-		} else {
-			diags = append(diags, checker.CheckURL(text, c)...)
-			for range len(diags) - n {
-				from = append(from, -1)
-			}
+			run1 = base.diagStart[bi+1]
+			diagStart = append(diagStart, len(diags)+run1-run0)
+			continue
+		}
+		flush()
+		n := len(diags)
+		diags = append(diags, checker.CheckURL(text, c)...)
+		for range len(diags) - n {
+			from = append(from, -1)
 		}
 		diagStart = append(diagStart, len(diags))
 	}
+	flush()
 	// As CheckCandidatesContext: only a tokenizer that broke its promise
 	// of ordered, disjoint candidates needs this.
 	if !sort.SliceIsSorted(diags, func(i, j int) bool { return diags[i].Start < diags[j].Start }) {
@@ -382,16 +401,10 @@ func shiftInPlace(cands []scan.Candidate, delta int) {
 
 // shifter moves diagnostics kept from an older analysis by the bytes an
 // edit moved them. Their fixes are the older analysis's: the moved copies
-// are made in blocks, not one allocation each (an edit at the start of 40k
-// URLs with findings moves them all).
-type shifter struct {
-	fixes []checks.SuggestedFix
-	edits []checks.TextEdit
-}
-
-// shiftBlock is how many fixes (and edits) a block holds at most; the
-// first holds 16, each next twice the one before.
-const shiftBlock = 1024
+// of a run of diagnostics are made in one block of fixes and one of edits,
+// not one allocation each (an edit at the start of 40k URLs with findings
+// moves them all).
+type shifter struct{}
 
 // shift moves diags, copies of an older analysis's, by delta bytes, their
 // fixes too.
@@ -399,6 +412,15 @@ func (sh *shifter) shift(diags []checks.Diagnostic, delta int) {
 	if delta == 0 {
 		return
 	}
+	nfix, nedit := 0, 0
+	for i := range diags {
+		nfix += len(diags[i].SuggestedFixes)
+		for _, f := range diags[i].SuggestedFixes {
+			nedit += len(f.Edits)
+		}
+	}
+	fixes := make([]checks.SuggestedFix, nfix)
+	edits := make([]checks.TextEdit, nedit)
 	for i := range diags {
 		d := &diags[i]
 		d.Start += delta
@@ -406,36 +428,23 @@ func (sh *shifter) shift(diags []checks.Diagnostic, delta int) {
 		if d.SuggestedFixes == nil {
 			continue
 		}
-		fixes := sh.fixBlock(len(d.SuggestedFixes))
+		n := len(d.SuggestedFixes)
+		moved := fixes[:n:n] // capped: appending to them copies
+		fixes = fixes[n:]
 		for k, f := range d.SuggestedFixes {
-			edits := sh.editBlock(len(f.Edits))
+			m := len(f.Edits)
+			es := edits[:m:m]
+			edits = edits[m:]
 			for e, te := range f.Edits {
-				edits[e] = checks.TextEdit{Start: te.Start + delta, End: te.End + delta, NewText: te.NewText}
+				es[e] = checks.TextEdit{Start: te.Start + delta, End: te.End + delta, NewText: te.NewText}
 			}
-			fixes[k] = checks.SuggestedFix{Message: f.Message, Edits: edits}
+			if f.Edits == nil {
+				es = nil
+			}
+			moved[k] = checks.SuggestedFix{Message: f.Message, Edits: es}
 		}
-		d.SuggestedFixes = fixes
+		d.SuggestedFixes = moved
 	}
-}
-
-// fixBlock returns n fixes to fill, capped at n: appending to them copies.
-func (sh *shifter) fixBlock(n int) []checks.SuggestedFix {
-	if len(sh.fixes)+n > cap(sh.fixes) {
-		sh.fixes = make([]checks.SuggestedFix, 0, max(n, min(shiftBlock, 2*cap(sh.fixes)), 16))
-	}
-	k := len(sh.fixes)
-	sh.fixes = sh.fixes[:k+n]
-	return sh.fixes[k : k+n : k+n]
-}
-
-// editBlock returns n edits to fill, capped at n.
-func (sh *shifter) editBlock(n int) []checks.TextEdit {
-	if len(sh.edits)+n > cap(sh.edits) {
-		sh.edits = make([]checks.TextEdit, 0, max(n, min(shiftBlock, 2*cap(sh.edits)), 16))
-	}
-	k := len(sh.edits)
-	sh.edits = sh.edits[:k+n]
-	return sh.edits[k : k+n : k+n]
 }
 
 // hoverAnalysis returns what a hover at pos needs of the document u: the
