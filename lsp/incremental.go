@@ -725,20 +725,14 @@ func applyConfig(cfg config.Config, sups []scan.Suppression, diags []checks.Diag
 	}
 	freshKept := keptOf(fresh, cfg.Apply(sups, fresh))
 	kept := make([]uint8, len(diags))
-	n := 0
+	findings := make([]config.Finding, 0, len(diags)) // most are kept
 	for i, j := range from {
 		if j >= 0 {
 			kept[i] = base.kept[j]
 		} else {
 			kept[i], freshKept = freshKept[0], freshKept[1:]
 		}
-		if kept[i] > 0 {
-			n++
-		}
-	}
-	findings := make([]config.Finding, 0, n)
-	for i, k := range kept {
-		if k > 0 {
+		if k := kept[i]; k > 0 {
 			findings = append(findings, config.Finding{Diagnostic: diags[i], Severity: checks.Severity(k - 1)})
 		}
 	}
