@@ -130,14 +130,19 @@ func paragraphEnd(text []byte, off int) int {
 // candidates[i] are diags[diagStart[i]:diagStart[i+1]]. The candidates are
 // set first (the features but code actions need no more, see
 // snapshot.scanned), the diagnostics after.
+//
+// The diagnostics are held as findings, with the severity the
+// configuration gives those it keeps (analysis.kept): when it keeps them
+// all, as it mostly does, they are the analysis's findings too, not a copy
+// of them (40k findings copied at each edit were most of its garbage).
 type checked struct {
 	candidates []scan.Candidate
-	diags      []checks.Diagnostic
+	diags      []config.Finding
 	diagStart  []int // len(candidates)+1 entries; nil when diags had to be sorted
 }
 
 // diagsOf returns the diagnostics of candidate i.
-func (c *checked) diagsOf(i int) []checks.Diagnostic {
+func (c *checked) diagsOf(i int) []config.Finding {
 	return c.diags[c.diagStart[i]:c.diagStart[i+1]]
 }
 
@@ -151,9 +156,9 @@ func (c *checked) diagsOf(i int) []checks.Diagnostic {
 // sizeHint is how many diagnostics to make room for at first: an edit
 // keeps about as many as the analysis before had (40k of them, grown by
 // doubling, would make as much garbage again).
-func checkCandidates(ctx context.Context, opts checks.Options, text []byte, cands []scan.Candidate, base *analysis, reuse reuseFunc, sizeHint int) ([]checks.Diagnostic, []int, []int32, error) {
+func checkCandidates(ctx context.Context, opts checks.Options, text []byte, cands []scan.Candidate, base *analysis, reuse reuseFunc, sizeHint int) ([]config.Finding, []int, []int32, error) {
 	var moved shifter
-	diags := make([]checks.Diagnostic, 0, sizeHint)
+	diags := make([]config.Finding, 0, sizeHint)
 	diagStart := make([]int, 1, len(cands)+1)
 	var from []int32
 	if base != nil {
@@ -190,9 +195,8 @@ func checkCandidates(ctx context.Context, opts checks.Options, text []byte, cand
 			continue
 		}
 		flush()
-		n := len(diags)
-		diags = append(diags, checker.CheckURL(text, c)...)
-		for range len(diags) - n {
+		for _, d := range checker.CheckURL(text, c) {
+			diags = append(diags, config.Finding{Diagnostic: d})
 			from = append(from, -1)
 		}
 		diagStart = append(diagStart, len(diags))
@@ -408,7 +412,7 @@ type shifter struct{}
 
 // shift moves diags, copies of an older analysis's, by delta bytes, their
 // fixes too.
-func (sh *shifter) shift(diags []checks.Diagnostic, delta int) {
+func (sh *shifter) shift(diags []config.Finding, delta int) {
 	if delta == 0 {
 		return
 	}
@@ -693,47 +697,74 @@ func rescanWindow(o *scan.Outline, text *docText, ch textChange, scratch *scratc
 	return w, false, ok
 }
 
-// applyConfig returns cfg.Apply(sups, diags), the findings of an analysis,
-// and what became of each diagnostic (analysis.kept). When an edit (ch)
-// made the text from base's, under the same configuration, and moved
-// base's suppressions with the bytes around them, a diagnostic moved from
-// base's (from, see checkCandidates) becomes what it became in base: what
-// Apply makes of a diagnostic depends on its code, its URL and which
-// suppressions cover its start, and those are unchanged for a start
-// before the change and for one after it, both moved alike
+// applyConfig applies the configuration to diags, the diagnostics of an
+// analysis, as cfg.Apply(sups, diags) does: it returns the findings, sets
+// the severity of each diagnostic it keeps, and returns what became of
+// each (analysis.kept). When it keeps them all, the findings are diags.
+//
+// When an edit (ch) made the text from base's, under the same
+// configuration, and moved base's suppressions with the bytes around them,
+// a diagnostic moved from base's (from, see checkCandidates) becomes what
+// it became in base: what Apply makes of a diagnostic depends on its code,
+// its URL and which suppressions cover its start, and those are unchanged
+// for a start before the change and for one after it, both moved alike
 // (movedSuppressions). Only the others go through Apply: an edit of one of
 // 40k URLs on a line does not look the configuration up 40k times.
-func applyConfig(cfg config.Config, sups []scan.Suppression, diags []checks.Diagnostic, base *analysis, ch textChange, from []int32) ([]config.Finding, []uint8) {
-	full := func() ([]config.Finding, []uint8) {
-		findings := cfg.Apply(sups, diags)
-		return findings, keptOf(diags, findings)
-	}
-	if base == nil || from == nil || base.kept == nil || !movedSuppressions(base.sups, sups, ch) {
-		return full()
-	}
-	var fresh []checks.Diagnostic
-	for i, j := range from {
-		if j < 0 {
-			fresh = append(fresh, diags[i])
-			continue
+func applyConfig(cfg config.Config, sups []scan.Suppression, diags []config.Finding, base *analysis, ch textChange, from []int32) ([]config.Finding, []uint8) {
+	// apply is Apply of the diagnostics picked of diags, and what became
+	// of them.
+	apply := func(pick func(i int) bool) []uint8 {
+		var ds []checks.Diagnostic
+		for i := range diags {
+			if pick(i) {
+				ds = append(ds, diags[i].Diagnostic)
+			}
 		}
-		// Moved from base: before the change, or after it.
-		old, now := base.diags[j].Start, diags[i].Start
-		if !(old <= ch.start && now == old || old >= ch.oldEnd && now == old+ch.delta()) {
-			return full()
+		return keptOf(ds, cfg.Apply(sups, ds))
+	}
+	var kept []uint8
+	if base != nil && from != nil && base.kept != nil && movedSuppressions(base.sups, sups, ch) {
+		for i, j := range from {
+			if j < 0 {
+				continue
+			}
+			// Moved from base: before the change, or after it.
+			old, now := base.diags[j].Start, diags[i].Start
+			if !(old <= ch.start && now == old || old >= ch.oldEnd && now == old+ch.delta()) {
+				from = nil
+				break
+			}
+		}
+		if from != nil {
+			fresh := apply(func(i int) bool { return from[i] < 0 })
+			kept = make([]uint8, len(diags))
+			for i, j := range from {
+				if j >= 0 {
+					kept[i] = base.kept[j]
+				} else {
+					kept[i], fresh = fresh[0], fresh[1:]
+				}
+			}
 		}
 	}
-	freshKept := keptOf(fresh, cfg.Apply(sups, fresh))
-	kept := make([]uint8, len(diags))
-	findings := make([]config.Finding, 0, len(diags)) // most are kept
-	for i, j := range from {
-		if j >= 0 {
-			kept[i] = base.kept[j]
+	if kept == nil {
+		kept = apply(func(int) bool { return true })
+	}
+	all := true
+	for i, k := range kept {
+		if k > 0 {
+			diags[i].Severity = checks.Severity(k - 1)
 		} else {
-			kept[i], freshKept = freshKept[0], freshKept[1:]
+			all = false
 		}
-		if k := kept[i]; k > 0 {
-			findings = append(findings, config.Finding{Diagnostic: diags[i], Severity: checks.Severity(k - 1)})
+	}
+	if all {
+		return diags, kept
+	}
+	findings := make([]config.Finding, 0, len(diags))
+	for i, k := range kept {
+		if k > 0 {
+			findings = append(findings, diags[i])
 		}
 	}
 	return findings, kept
