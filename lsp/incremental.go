@@ -711,16 +711,28 @@ func rescanWindow(o *scan.Outline, text *docText, ch textChange, scratch *scratc
 // (movedSuppressions). Only the others go through Apply: an edit of one of
 // 40k URLs on a line does not look the configuration up 40k times.
 func applyConfig(cfg config.Config, sups []scan.Suppression, diags []config.Finding, base *analysis, ch textChange, from []int32) ([]config.Finding, []uint8) {
-	// apply is Apply of the diagnostics picked of diags, and what became
-	// of them.
+	// apply returns what Apply makes of the diagnostics picked of diags,
+	// in order. What it makes of one does not depend on the others, so it
+	// goes by chunks: the copies Apply takes and makes are a chunk's, not
+	// two more of 40k diagnostics.
 	apply := func(pick func(i int) bool) []uint8 {
-		var ds []checks.Diagnostic
+		const chunk = 1024
+		var kept []uint8
+		ds := make([]checks.Diagnostic, 0, min(chunk, len(diags)))
+		flush := func() {
+			kept = append(kept, keptOf(ds, cfg.Apply(sups, ds))...)
+			clear(ds) // no pointers kept past the chunk
+			ds = ds[:0]
+		}
 		for i := range diags {
 			if pick(i) {
-				ds = append(ds, diags[i].Diagnostic)
+				if ds = append(ds, diags[i].Diagnostic); len(ds) == chunk {
+					flush()
+				}
 			}
 		}
-		return keptOf(ds, cfg.Apply(sups, ds))
+		flush()
+		return kept
 	}
 	var kept []uint8
 	if base != nil && from != nil && base.kept != nil && movedSuppressions(base.sups, sups, ch) {

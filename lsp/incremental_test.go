@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -11,6 +12,10 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"go.lsp.dev/protocol"
 	"go.uber.org/zap"
+
+	"github.com/urlls/urlls/analysis/checks"
+	"github.com/urlls/urlls/analysis/config"
+	"github.com/urlls/urlls/analysis/scan"
 )
 
 // incrementalLanguages are the languages the differential tests edit: every
@@ -380,5 +385,52 @@ func checkHoverNear(t testing.TB, s *Server, uri, lang string, v int32, text, ne
 		if d := cmp.Diff(want, got); d != "" {
 			t.Fatalf("edit of %q\nto %q: the hover at %v (offset %d) right after the edit differs (-full +near):\n%s", text, next, pos, off, d)
 		}
+	}
+}
+
+// TestApplyConfigChunks: applyConfig, which applies the configuration a
+// chunk of diagnostics at a time, makes of thousands of them (codes turned
+// off, URLs ignored, suppressions by code and for all codes) the findings
+// config.Apply makes of them at once.
+func TestApplyConfigChunks(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	codes := []string{"bad-escape", "unsafe-char", "bad-port", "upper-scheme"}
+	urls := []string{"http://a.org/%zz", "http://ignored.org/x", "http://b.org/ x"}
+	cfg := config.Config{Severity: map[string]config.Level{"bad-port": {Off: true}, "unsafe-char": {Severity: checks.Hint}},
+		Ignore: []string{"http://ignored.org/*"}}
+	var diags []checks.Diagnostic
+	for i := range 3500 {
+		diags = append(diags, checks.Diagnostic{Start: 10 * i, End: 10*i + 3, Code: codes[r.IntN(len(codes))], URL: urls[r.IntN(len(urls))],
+			Message: "m", SuggestedFixes: []checks.SuggestedFix{{Message: "f", Edits: []checks.TextEdit{{Start: 10 * i, End: 10*i + 1, NewText: "x"}}}}})
+	}
+	var sups []scan.Suppression
+	for range 12 {
+		s := r.IntN(35000)
+		sup := scan.Suppression{Start: s, End: s + r.IntN(1500)}
+		if r.IntN(2) == 0 {
+			sup.Codes = []string{codes[r.IntN(len(codes))]}
+		}
+		sups = append(sups, sup)
+	}
+	want := cfg.Apply(slices.Clone(sups), diags)
+	all := make([]config.Finding, len(diags))
+	for i, d := range diags {
+		all[i] = config.Finding{Diagnostic: d}
+	}
+	got, kept := applyConfig(cfg, slices.Clone(sups), all, nil, textChange{}, nil)
+	if len(want) == len(diags) || len(want) < len(diags)/4 {
+		t.Fatalf("the configuration keeps %d findings of %d: the test does not test it", len(want), len(diags))
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Fatalf("applyConfig differs from config.Apply (-Apply +applyConfig):\n%s", d)
+	}
+	n := 0
+	for _, k := range kept {
+		if k > 0 {
+			n++
+		}
+	}
+	if n != len(want) {
+		t.Fatalf("kept says %d findings, Apply made %d", n, len(want))
 	}
 }
