@@ -72,6 +72,16 @@ type wireStream struct {
 	skip     bool   // after a framing error: skip to the next Content-Length
 	log      *zap.Logger
 
+	// inHand, when not nil, counts a message that is read already (its
+	// bytes are buffered) but not yet handed to the handler as busy, so
+	// that an analysis does not start between a didChange and the hover
+	// that came in the same write (quiet): from the return of the
+	// message before it to the next Read after it, which comes once the
+	// handler has counted it. held and holding are the counts taken at
+	// the return before last and at the last return.
+	inHand        *quiet
+	held, holding bool
+
 	writeMu sync.Mutex // one frame at a time
 
 	mu    sync.Mutex
@@ -95,21 +105,46 @@ func newWireStream(rwc io.ReadWriteCloser, log *zap.Logger) *wireStream {
 // Read returns the next valid message; everything malformed before it has
 // been answered (or, for responses, dropped) on the way.
 func (w *wireStream) Read(ctx context.Context) (jsonrpc2.Message, int64, error) {
+	if w.inHand != nil {
+		// The message read two Reads ago had one behind it; that one has
+		// been handed over since.
+		if w.held {
+			w.inHand.done()
+		}
+		w.held, w.holding = w.holding, false
+	}
 	for {
 		if err := ctx.Err(); err != nil {
+			w.dropHeld()
 			return nil, 0, err
 		}
 		body, err := w.readFrame()
 		if err != nil {
+			w.dropHeld()
 			return nil, 0, err
 		}
 		if body == nil {
 			continue // answered
 		}
 		if msg := w.decode(body); msg != nil {
+			if w.inHand != nil && (w.in.Buffered() > 0 || len(w.pushback) > 0) {
+				w.inHand.add()
+				w.holding = true
+			}
 			return msg, int64(len(body)), nil
 		}
 	}
+}
+
+// dropHeld gives back the counts of messages in hand: the stream ended.
+func (w *wireStream) dropHeld() {
+	if w.held {
+		w.inHand.done()
+	}
+	if w.holding {
+		w.inHand.done()
+	}
+	w.held, w.holding = false, false
 }
 
 // Write sends a message. A response goes out with the id its request had

@@ -829,3 +829,51 @@ func errJSON(err error) json.RawMessage {
 	b, _ := json.Marshal(rpcError(err))
 	return b
 }
+
+// TestInHandWhileBuffered: a message read with another one behind it in
+// the stream's buffer (a didChange and the hover written with it) keeps
+// the server busy (quiet) until the one behind it has been read and the
+// Read after it comes, by when the handler has counted it; a message read
+// alone does not, and nothing stays counted when the stream ends.
+func TestInHandWhileBuffered(t *testing.T) {
+	busy := func(q *quiet) int {
+		q.mu.Lock()
+		defer q.mu.Unlock()
+		return q.busy
+	}
+	in := strings.NewReader(frame(hoverReq(`1`)) + frame(hoverReq(`2`)))
+	w := newWireStream(struct {
+		io.Reader
+		io.Writer
+		io.Closer
+	}{in, io.Discard, io.NopCloser(nil)}, zaptest.NewLogger(t))
+	var q quiet
+	w.inHand = &q
+	for i, want := range []int{1, 1} {
+		if _, _, err := w.Read(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		if got := busy(&q); got != want {
+			t.Fatalf("after message %d: busy %d, want %d", i+1, got, want)
+		}
+	}
+	if _, _, err := w.Read(context.Background()); err == nil {
+		t.Fatal("a third message read from two")
+	}
+	if got := busy(&q); got != 0 {
+		t.Fatalf("after the end: busy %d, want 0", got)
+	}
+	// One message alone.
+	w = newWireStream(struct {
+		io.Reader
+		io.Writer
+		io.Closer
+	}{strings.NewReader(frame(hoverReq(`3`))), io.Discard, io.NopCloser(nil)}, zaptest.NewLogger(t))
+	w.inHand = &q
+	if _, _, err := w.Read(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if got := busy(&q); got != 0 {
+		t.Fatalf("after a message alone: busy %d, want 0", got)
+	}
+}

@@ -56,6 +56,7 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) int {
 	conn := jsonrpc2.NewConn(wire)
 	s := newServer(protocol.ClientDispatcher(conn, opts.Logger.Named("client")), opts)
 	s.ids = wire
+	wire.inHand = &s.quiet // set before the connection reads
 	s.notify = conn.Notify
 	conn.Go(ctx, s.handler())
 	select {
