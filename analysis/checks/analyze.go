@@ -1023,8 +1023,12 @@ var placeholderPasswords = map[string]bool{
 // template, "<password>", "$PASSWORD"), a placeholder word ("password",
 // "xxxx"), or any password of a URL to a host reserved for examples and
 // tests (RFC 2606, RFC 6761: example.com, .example, .test, .invalid,
-// localhost).
+// localhost), or of a URL whose port is a word ("host:port": the form of a
+// URL, as git's documentation writes "http://login:passwd@proxy-host:port").
 func (a *analyzer) examplePassword(p0, p1 int, host string) bool {
+	if au := a.auth; au.portStart >= 0 && portWord(a.text[au.portStart:au.end]) {
+		return true
+	}
 	for i := p0; i < p1; i++ {
 		if a.isMasked(i) {
 			return true

@@ -405,8 +405,8 @@ func (sc *scanner) bareAt(i, j, b int, o bareOpts) (int, bool) {
 // "<" included, and so is a placeholder "<name>" after "/", "=", ":" or "@"
 // ("https://github.com/<user>/<repo>"), which is not an HTML tag name: the
 // checks mask what Placeholders finds. Then, repeatedly, a trailing character
-// of `trailing`, a trailing "'" when the URL holds an odd number of them, and
-// a trailing "…" are dropped.
+// of `trailing`, a trailing "|" outside Markdown, a trailing "'" when the URL
+// holds an odd number of them, and a trailing "…" are dropped.
 func (sc *scanner) bareURL(s, colon, lim int, o bareOpts, quote rune) (seq, bool) {
 	doc := sc.doc
 	decs := sc.decs[:0]
@@ -489,6 +489,11 @@ trim:
 				continue
 			}
 		case u.r < utf8.RuneSelf && trailing[u.r]:
+		case u.r == '|' && !o.entityTail && !u.dec:
+			// Outside Markdown (whose autolinks keep it, GFM 6.9) a
+			// "|" that ends a URL is a text table's border or the bar
+			// of a Vim help tag ("|  fetch://host/path|"): no URL
+			// grammar allows it there unencoded.
 		case u.r == '\'' && quotes%2 == 1:
 			quotes--
 		case u.r == '…':

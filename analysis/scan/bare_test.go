@@ -138,6 +138,10 @@ func TestRegistrySchemes(t *testing.T) {
 func TestPlainTextAsciiDoc(t *testing.T) {
 	runScanCases(t, []scanCase{
 		{"git documentation", "plaintext", "git-replace(1)\n==============\n\nSee linkgit:git-filter-branch[1] and\n⟦https://github.com/newren/git-filter-repo⟧[git-filter-repo], among\nothers; see ⟦http://repo.or.cz/w/git.git/tree/HEAD:/gitweb/⟧[] too.\n", []w{{}, {}}},
+		// git's howto/coordinate-embargoed-releases.txt: two of the
+		// three link macros have a text that a line break wraps.
+		{"wrapped link texts", "plaintext", "The first step is to ⟦https://github.com/git/git/security/advisories/new⟧[open\nan advisory]. See\n⟦https://oss-security.openwall.org/wiki/mailing-lists/distros#how-to-use-the-lists⟧[here].\nAs an example, see ⟦https://www.openwall.com/lists/oss-security/2019/12/13/1⟧[the\nannouncement].\n", []w{{}, {}, {}}},
+		{"a bracket at a line's end is no AsciiDoc", "plaintext", "⟦http://a.org/x[⟧\n⟦http://b.org/y[⟧\n⟦http://c.org/z[⟧\n", []w{{}, {}, {}}},
 		{"one bracket is no AsciiDoc", "plaintext", "⟦http://foo.com/blah_blah_[other]⟧ and plain text\n", []w{{}}},
 	})
 }
@@ -149,5 +153,17 @@ func TestHTMLCode(t *testing.T) {
 		{"pre and code", "html", "<pre>curl http://localhost:port/</pre> <p><code>http://a.b/%zz</code> ⟦http://c.org/⟧</p>", []w{{}}},
 		{"attributes in code are checked", "html", `<pre><a href="⟦http://d.org/⟧">d</a> http://e.org/</pre>`, []w{{ctx: Attr, rel: true}}},
 		{"unclosed code ends with its block", "html", "<p><code>x http://f.org/</p><p>⟦http://g.org/⟧</p>", []w{{}}},
+	})
+}
+
+// TestTrailingBar: outside Markdown a "|" that ends a URL is a text table's
+// border or a Vim help tag's bar (Vim's pi_netrw.txt), not part of the URL;
+// a GFM autolink keeps it (GFM 6.9), and so does a "|" inside a URL.
+func TestTrailingBar(t *testing.T) {
+	runScanCases(t, []scanCase{
+		{"text table", "plaintext", "|  :Nread ⟦fetch://host/path⟧|   |\n| ⟦http://a.org/x⟧ | y |\n", []w{{}, {}}},
+		{"inside", "plaintext", "⟦https://fonts.googleapis.com/css?family=A|B⟧ and ⟦http://a.org/x⟧||\n", []w{{}, {}}},
+		{"go comment", "go", "// see ⟦http://a.org/x⟧|\n", []w{{ctx: Code}}},
+		{"markdown keeps it", "markdown", "see ⟦http://a.org/x|⟧ there\n", []w{{}}},
 	})
 }
