@@ -153,6 +153,10 @@ func TestHTMLCode(t *testing.T) {
 		{"pre and code", "html", "<pre>curl http://localhost:port/</pre> <p><code>http://a.b/%zz</code> ⟦http://c.org/⟧</p>", []w{{}}},
 		{"attributes in code are checked", "html", `<pre><a href="⟦http://d.org/⟧">d</a> http://e.org/</pre>`, []w{{ctx: Attr, rel: true}}},
 		{"unclosed code ends with its block", "html", "<p><code>x http://f.org/</p><p>⟦http://g.org/⟧</p>", []w{{}}},
+		// Sphinx's viewcode: blocks inside the <pre> of a module's source.
+		{"blocks inside code", "html", `<div class="highlight"><pre><div class="viewcode-block" id="x">def f(): pass</div>
+<span class="c1"># Forbid URLs like http:///example.com</span></pre></div><p>⟦http://h.org/⟧</p>`, []w{{}}},
+		{"unclosed code in a block in code", "html", "<pre><div><code>x</div> http://i.org/</pre><p>⟦http://j.org/⟧</p>", []w{{}}},
 	})
 }
 
