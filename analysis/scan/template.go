@@ -314,7 +314,9 @@ func globRange(s string, i int) (int, bool) {
 // form at s[i] == '[', as synopses write them: bracketed text, brackets
 // nested, no space, closed within maxPlaceholder bytes, that ends with "@"
 // after a letter ("[user@]", an optional userinfo), starts with ":" and a
-// letter ("[:port]"), or starts with another bracket ("[[:#]port]"); it
+// letter ("[:port]"), starts with another bracket ("[[:#]port]"), or is a
+// word before an "@" ("[user]@host", Vim's netrw help; an IP literal is
+// never followed by one); it
 // reports whether the brackets were one of those (optional). After one
 // (synopsis), a bracketed word of letters, digits, "_" and "-" is a
 // placeholder too ("~[user]"). An IP literal ("[::1]", "[fe80::1%25en0]",
@@ -342,6 +344,7 @@ func optionalPart(s string, i int, synopsis bool) (end int, optional, ok bool) {
 	body := s[i+1 : k]
 	switch {
 	case len(body) >= 2 && body[len(body)-1] == '@' && isAlpha(body[0]),
+		k+1 < len(s) && s[k+1] == '@' && body != "" && isAlpha(body[0]) && strings.Trim(body, wordChars) == "",
 		len(body) >= 2 && body[0] == ':' && isAlpha(body[1]),
 		len(body) >= 2 && body[0] == '[':
 		return k + 1, true, true

@@ -39,6 +39,8 @@ func TestPlaceholders(t *testing.T) {
 		{"glob ranges", "http://site.host«[1-5]».example/«[a-z]»/f«[001-120:10]».png"},
 		{"ipv6 is no range", "http://[::1]:80/"},
 		{"synopsis", "ssh://«[user@]»host.xz«[:port]»/~«[user]»/path/to/repo.git/"},
+		{"synopsis user before @", "scp://«[user]»@hostname/path/"},
+		{"ip literal then @ is no word", "http://[::1]@x/"},
 		{"synopsis nested", "scp://«[user@]»machine«[[:#]port]»/path"},
 		{"synopsis userinfo with password", "ftp://«[user[:password]@]»host/"},
 		{"a word alone is no synopsis", "https://x/~[user]/a?b[]=1&c[0]=2"},
