@@ -2,6 +2,7 @@ package scan
 
 import (
 	"bytes"
+	"slices"
 	"sort"
 	"unicode/utf8"
 )
@@ -193,6 +194,9 @@ func (q *seq) at(doc []byte, p int) unit {
 // before returns the unit of q that ends at p. Decoded units end in an ASCII
 // byte, so decoding a raw rune backwards never reaches into one.
 func (q *seq) before(doc []byte, p int) unit {
+	if len(q.decs) == 0 && doc[p-1] < utf8.RuneSelf {
+		return unit{p - 1, p, rune(doc[p-1]), -1, false} // no search, no decoding
+	}
 	i := sort.Search(len(q.decs), func(i int) bool { return q.decs[i].end >= p })
 	if i < len(q.decs) && q.decs[i].end == p {
 		return q.decs[i]
@@ -245,6 +249,12 @@ func (sc *scanner) emit(q seq, ctx Context, rel bool) {
 		sc.cands = make([]Candidate, 0, 8)
 	}
 	c := Candidate{Start: q.start, End: q.end, Context: ctx, Relative: rel}
+	if len(sc.cands) == cap(sc.cands) {
+		// Double the room: append grows a large slice by a quarter, and a
+		// line of 40k URLs would copy its candidates a dozen times over
+		// (and allocate four times their size).
+		sc.cands = slices.Grow(sc.cands, len(sc.cands))
+	}
 	if len(q.decs) == 0 {
 		// Text is doc[Start:End]: sorted fills it in, for every such
 		// candidate from one string.
@@ -415,9 +425,13 @@ func (sc *scanner) bareURL(s, colon, lim int, o bareOpts, quote rune) (seq, bool
 	stepped := false // over a template or placeholder
 	i := s
 	lastDec := func(at int) bool { return len(decs) > 0 && decs[len(decs)-1].end == at }
+	plain := &plainURLByte
+	if !o.code {
+		plain = &plainTextURLByte
+	}
 scan:
 	for i < lim {
-		if plainURLByte[doc[i]] {
+		if plain[doc[i]] {
 			i++ // decodes to itself, and neither ends the URL nor opens anything
 			continue
 		}
@@ -504,6 +518,17 @@ trim:
 	if stepped && q.end > keep {
 		return q, true
 	}
+	if len(q.decs) == 0 {
+		// Every unit is the document's rune: a byte past the colon that
+		// is alphanumeric, "%" or non-ASCII (part of a rune of its own,
+		// or utf8.RuneError) is a unit that qualifies, without decoding.
+		for _, c := range doc[colon+1 : max(colon+1, q.end)] {
+			if c >= utf8.RuneSelf || isAlnum(c) || c == '%' {
+				return q, true
+			}
+		}
+		return q, false
+	}
 	it := q.iter(doc)
 	for u, ok := it.next(); ok; u, ok = it.next() {
 		if u.start > colon && (u.r >= utf8.RuneSelf || isAlnum(byte(u.r)) || u.r == '%') {
@@ -523,6 +548,15 @@ var plainURLByte = func() (t [256]bool) {
 	for _, c := range "/.-_~=?#:+,;!*@$" {
 		t[c] = true
 	}
+	return t
+}()
+
+// plainTextURLByte is plainURLByte outside string literals of code
+// (bareOpts.code unset), where "%" is no printf verb's either: a URL of
+// "%"s is read a table lookup a byte.
+var plainTextURLByte = func() (t [256]bool) {
+	t = plainURLByte
+	t['%'] = true
 	return t
 }()
 
