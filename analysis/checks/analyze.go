@@ -124,6 +124,10 @@ type scratch struct {
 	tree   grammar.Tree
 	// scheme is the last scheme's facts (schemeFacts).
 	scheme schemeFacts
+	// masked and auth are what the last analysis found of its text:
+	// whether it has placeholders (analyzer.masked), and its authority.
+	masked bool
+	auth   authority
 }
 
 // blocks hold the fixes and edits of findings, and the findings merge
@@ -193,7 +197,9 @@ func analyze(text string, rd reading, m mode, sc *scratch, into []finding) (find
 	}
 	a := &analyzer{findings: into[:0], text: text, relative: rd.relative, profile: rd.profile, scheme: parser.Scheme(text), stop: 0, user: rd.user, mode: m, scratch: sc, blocks: &sc.blocks}
 	a.auth = parseAuthority(text, a.scheme)
-	if !a.mask(rd) {
+	ok := a.mask(rd)
+	sc.masked, sc.auth = a.masked != nil, a.auth
+	if !ok {
 		return nil, len(text) + 1
 	}
 	a.hostStart, a.hostEnd, a.hostOK = a.host()
