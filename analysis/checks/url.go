@@ -184,25 +184,20 @@ func CheckCandidatesContext(ctx context.Context, doc []byte, cands []scan.Candid
 
 // CheckCandidatesContext is CheckCandidatesContext under o.
 func (o Options) CheckCandidatesContext(ctx context.Context, doc []byte, cands []scan.Candidate) ([]Diagnostic, error) {
-	// The findings of every URL first, so that the diagnostics are
-	// allocated once, as many as there are: a slice that doubles as it
-	// grows would copy the 40k findings of one line twice over.
+	// Each URL's findings become diagnostics before the next URL is
+	// checked: the memo makes the findings of a URL met for the first
+	// time in memory the next check reuses (urlMemo.check).
 	memo := urlMemo{size: len(cands)}
-	fss := make([][]finding, len(cands))
-	n := 0
+	var out []Diagnostic
 	for i := range cands {
 		if i%64 == 0 && ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		fss[i] = o.findingsOf(doc, &cands[i], &memo)
-		n += len(fss[i])
-	}
-	var out []Diagnostic
-	if n > 0 {
-		out = make([]Diagnostic, 0, n)
-	}
-	for i := range cands {
-		out = appendDiagnostics(out, doc, &cands[i], fss[i], &memo)
+		fs := o.findingsOf(doc, &cands[i], &memo)
+		if cap(out)-len(out) < len(fs) {
+			out = growDiagnostics(out, len(fs), i, len(cands))
+		}
+		out = appendDiagnostics(out, doc, &cands[i], fs, &memo)
 	}
 	// Candidates come in document order and do not overlap, so this only
 	// guards against a tokenizer that breaks that promise.
@@ -210,6 +205,22 @@ func (o Options) CheckCandidatesContext(ctx context.Context, doc []byte, cands [
 		sort.SliceStable(out, func(i, j int) bool { return out[i].Start < out[j].Start })
 	}
 	return out, nil
+}
+
+// growDiagnostics makes room in out for k more diagnostics, i of the
+// document's n URLs checked. The room at least doubles (append grows a
+// large slice by a quarter: the 40k findings of one line would be copied
+// a dozen times over); past a few dozen diagnostics, it is what the
+// findings so far predict for the whole document, so that a document
+// full of findings allocates them about once.
+func growDiagnostics(out []Diagnostic, k, i, n int) []Diagnostic {
+	m := len(out)
+	want := max(2*m, m+k, 8)
+	if m >= 64 {
+		predicted := int(int64(m) * int64(n) / int64(max(i, 1)))
+		want = max(want, min(predicted+predicted/8, 4*n))
+	}
+	return slices.Grow(out, want-m)
 }
 
 // urlMemo remembers the findings of check for the URLs of one document:
@@ -280,10 +291,14 @@ func fromBlock[T any](block *[]T, n int) []T {
 }
 
 // memoEntry is what a urlMemo remembers of a text: the reading (every
-// input of check besides the text) and the findings.
+// input of check besides the text) and the findings, unless once.
 type memoEntry struct {
 	rd reading
 	fs []finding
+	// once: the text was met once, and its findings were made in
+	// short-lived memory (scratch.short): the second time, they are made
+	// again, to keep.
+	once bool
 }
 
 // maxMemo bounds the URLs a urlMemo holds.
@@ -294,10 +309,19 @@ func (memo *urlMemo) check(text string, rd reading) []finding {
 	if memo == nil {
 		return check(text, rd, nil)
 	}
-	if e, ok := memo.m[text]; ok && e.rd == rd {
+	e, ok := memo.m[text]
+	if ok && e.rd == rd && !e.once {
 		return e.fs
 	}
+	// Most URLs of a document are met once: their findings are made in
+	// memory the next check reuses (the caller is done with them by
+	// then), and only a URL met again gets memory of its own for them.
+	first := !ok || e.rd != rd
+	if first {
+		memo.scratch.startShort()
+	}
 	fs := check(text, rd, &memo.scratch)
+	memo.scratch.inShort = false
 	switch {
 	case memo.m == nil:
 		// Made for the URLs to come, so that a document of thousands of
@@ -306,7 +330,11 @@ func (memo *urlMemo) check(text string, rd reading) []finding {
 	case len(memo.m) >= maxMemo:
 		clear(memo.m)
 	}
-	memo.m[text] = memoEntry{rd, fs}
+	if first && len(fs) > 0 {
+		memo.m[text] = memoEntry{rd: rd, once: true}
+	} else {
+		memo.m[text] = memoEntry{rd: rd, fs: fs}
+	}
 	return fs
 }
 
