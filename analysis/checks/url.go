@@ -3,6 +3,7 @@ package checks
 import (
 	"cmp"
 	"context"
+	"hash/maphash"
 	"slices"
 	"sort"
 	"strings"
@@ -243,6 +244,11 @@ type urlMemo struct {
 	// reads its URLs one or two ways, so a text met under another reading
 	// is checked again and replaces the entry.
 	m map[string]memoEntry
+	// seen holds the hashes (by seed) of the texts met, a slot each by
+	// the hash's low bits, overwritten by the next one there: a text whose
+	// hash is not there was not met, or not lately (check).
+	seen []uint64
+	seed maphash.Seed
 	// size is how many URLs the document has (0: unknown): m is made for
 	// that many, up to maxMemo.
 	size    int
@@ -291,37 +297,48 @@ func fromBlock[T any](block *[]T, n int) []T {
 }
 
 // memoEntry is what a urlMemo remembers of a text: the reading (every
-// input of check besides the text) and the findings, unless once.
+// input of check besides the text) and the findings.
 type memoEntry struct {
 	rd reading
 	fs []finding
-	// once: the text was met once, and its findings were made in
-	// short-lived memory (scratch.short): the second time, they are made
-	// again, to keep.
-	once bool
 }
 
 // maxMemo bounds the URLs a urlMemo holds.
 const maxMemo = 4096
 
 // check returns check(text, rd), remembered; a nil memo remembers nothing.
+//
+// Most URLs of a document are met once, and most of those have no
+// findings. A text is looked up in m only when seen says it was met
+// before, and the findings of one met for the first time are made in
+// memory the next check reuses (the caller is done with them by then,
+// scratch.short) and not remembered: met again, it is checked again, to
+// keep. A text without findings is remembered the first time: it costs
+// no memory of its own.
 func (memo *urlMemo) check(text string, rd reading) []finding {
 	if memo == nil {
 		return check(text, rd, nil)
 	}
-	e, ok := memo.m[text]
-	if ok && e.rd == rd && !e.once {
-		return e.fs
+	if memo.seen == nil {
+		memo.seen = make([]uint64, seenSlots(memo.size))
+		memo.seed = maphash.MakeSeed()
 	}
-	// Most URLs of a document are met once: their findings are made in
-	// memory the next check reuses (the caller is done with them by
-	// then), and only a URL met again gets memory of its own for them.
-	first := !ok || e.rd != rd
-	if first {
+	h := maphash.String(memo.seed, text) | 1 // 0 is an empty slot
+	slot := &memo.seen[h&uint64(len(memo.seen)-1)]
+	again := *slot == h
+	*slot = h
+	if again {
+		if e, ok := memo.m[text]; ok && e.rd == rd {
+			return e.fs
+		}
+	} else {
 		memo.scratch.startShort()
 	}
 	fs := check(text, rd, &memo.scratch)
 	memo.scratch.inShort = false
+	if !again && len(fs) > 0 {
+		return fs
+	}
 	switch {
 	case memo.m == nil:
 		// Made for the URLs to come, so that a document of thousands of
@@ -330,12 +347,23 @@ func (memo *urlMemo) check(text string, rd reading) []finding {
 	case len(memo.m) >= maxMemo:
 		clear(memo.m)
 	}
-	if first && len(fs) > 0 {
-		memo.m[text] = memoEntry{rd: rd, once: true}
-	} else {
-		memo.m[text] = memoEntry{rd: rd, fs: fs}
-	}
+	memo.m[text] = memoEntry{rd, fs}
 	return fs
+}
+
+// seenSlots is how many slots urlMemo.seen has for a document of n URLs:
+// a power of two, about twice n, at most twice maxMemo, which is also the
+// number for a document of unknown size (n = 0: a Checker's, which checks
+// URL after URL as edits come).
+func seenSlots(n int) int {
+	if n == 0 {
+		n = maxMemo
+	}
+	k := 16
+	for k < 2*n && k < 2*maxMemo {
+		k *= 2
+	}
+	return k
 }
 
 // verifyBudget bounds the bytes re-checked to verify the fixes of one URL,
