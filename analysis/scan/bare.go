@@ -2,6 +2,7 @@ package scan
 
 import (
 	"bytes"
+	"slices"
 	"sort"
 	"unicode/utf8"
 )
@@ -193,6 +194,9 @@ func (q *seq) at(doc []byte, p int) unit {
 // before returns the unit of q that ends at p. Decoded units end in an ASCII
 // byte, so decoding a raw rune backwards never reaches into one.
 func (q *seq) before(doc []byte, p int) unit {
+	if len(q.decs) == 0 && doc[p-1] < utf8.RuneSelf {
+		return unit{p - 1, p, rune(doc[p-1]), -1, false} // no search, no decoding
+	}
 	i := sort.Search(len(q.decs), func(i int) bool { return q.decs[i].end >= p })
 	if i < len(q.decs) && q.decs[i].end == p {
 		return q.decs[i]
@@ -245,6 +249,9 @@ func (sc *scanner) emit(q seq, ctx Context, rel bool) {
 		sc.cands = make([]Candidate, 0, 8)
 	}
 	c := Candidate{Start: q.start, End: q.end, Context: ctx, Relative: rel}
+	if len(sc.cands) == cap(sc.cands) {
+		sc.growCands(q.end)
+	}
 	if len(q.decs) == 0 {
 		// Text is doc[Start:End]: sorted fills it in, for every such
 		// candidate from one string.
@@ -275,6 +282,26 @@ func (sc *scanner) emit(q seq, ctx Context, rel bool) {
 	c.Offsets = append(offs, q.end)
 	sc.text = buf
 	sc.cands = append(sc.cands, c)
+}
+
+// growCands makes room for more candidates, the last one ending at end.
+// The room at least doubles: append grows a large slice by a quarter, and
+// a line of 40k URLs would allocate four times their candidates' size and
+// copy them a dozen times over. Past a few dozen, it is what the density
+// so far predicts for the whole document: a document of URLs allocates
+// their candidates about once (the memory a check of it touches is what
+// it costs: the page faults of fresh memory were a third of the time of a
+// line of 40k URLs), a document with fewer URLs after its start than in
+// it has room to spare, which is never written.
+func (sc *scanner) growCands(end int) {
+	n := len(sc.cands)
+	want := 2 * n
+	if n >= 64 && end > 0 {
+		predicted := int(int64(n) * int64(len(sc.doc)) / int64(end))
+		// At most a candidate every four bytes ("a:b "), as no more fit.
+		want = max(want, min(predicted+predicted/8, len(sc.doc)/4))
+	}
+	sc.cands = slices.Grow(sc.cands, want-n)
 }
 
 // bareOpts are the rules of one context for bare URLs.
@@ -415,9 +442,13 @@ func (sc *scanner) bareURL(s, colon, lim int, o bareOpts, quote rune) (seq, bool
 	stepped := false // over a template or placeholder
 	i := s
 	lastDec := func(at int) bool { return len(decs) > 0 && decs[len(decs)-1].end == at }
+	plain := &plainURLByte
+	if !o.code {
+		plain = &plainTextURLByte
+	}
 scan:
 	for i < lim {
-		if plainURLByte[doc[i]] {
+		if plain[doc[i]] {
 			i++ // decodes to itself, and neither ends the URL nor opens anything
 			continue
 		}
@@ -509,6 +540,17 @@ trim:
 	if stepped && q.end > keep {
 		return q, true
 	}
+	if len(q.decs) == 0 {
+		// Every unit is the document's rune: a byte past the colon that
+		// is alphanumeric, "%" or non-ASCII (part of a rune of its own,
+		// or utf8.RuneError) is a unit that qualifies, without decoding.
+		for _, c := range doc[colon+1 : max(colon+1, q.end)] {
+			if c >= utf8.RuneSelf || isAlnum(c) || c == '%' {
+				return q, true
+			}
+		}
+		return q, false
+	}
 	it := q.iter(doc)
 	for u, ok := it.next(); ok; u, ok = it.next() {
 		if u.start > colon && (u.r >= utf8.RuneSelf || isAlnum(byte(u.r)) || u.r == '%') {
@@ -528,6 +570,15 @@ var plainURLByte = func() (t [256]bool) {
 	for _, c := range "/.-_~=?#:+,;!*@$" {
 		t[c] = true
 	}
+	return t
+}()
+
+// plainTextURLByte is plainURLByte outside string literals of code
+// (bareOpts.code unset), where "%" is no printf verb's either: a URL of
+// "%"s is read a table lookup a byte.
+var plainTextURLByte = func() (t [256]bool) {
+	t = plainURLByte
+	t['%'] = true
 	return t
 }()
 
