@@ -9,7 +9,8 @@ import (
 
 // bareURLRef is bareURL as it was before its fast paths (plainTextURLByte,
 // the qualifying loop without decoding, seq.before without a search when
-// nothing is decoded), kept to test them against.
+// nothing is decoded), kept to test them against; the rule for a trailing
+// "|" came after them and is copied in.
 func (sc *scanner) bareURLRef(s, colon, lim int, o bareOpts, quote rune) (seq, bool) {
 	doc := sc.doc
 	var decs []unit
@@ -91,6 +92,7 @@ trim:
 				continue
 			}
 		case u.r < utf8.RuneSelf && trailing[u.r]:
+		case u.r == '|' && !o.entityTail && !u.dec:
 		case u.r == '\'' && quotes%2 == 1:
 			quotes--
 		case u.r == '…':
