@@ -440,6 +440,7 @@ func (sc *scanner) bareURL(s, colon, lim int, o bareOpts, quote rune) (seq, bool
 	var depth [3]int
 	quotes := 0
 	stepped := false // over a template or placeholder
+	opened := -1     // where the outermost "[" open at i opened
 	i := s
 	lastDec := func(at int) bool { return len(decs) > 0 && decs[len(decs)-1].end == at }
 	plain := &plainURLByte
@@ -483,6 +484,9 @@ scan:
 					}
 					break scan
 				}
+				if r == '[' && depth[1] == 0 {
+					opened = i
+				}
 				depth[bracket(r)]++
 			case ')', ']', '}':
 				k := bracket(r)
@@ -502,6 +506,14 @@ scan:
 			decs = append(decs, u)
 		}
 		i = u.end
+	}
+	if depth[1] > 0 && o.mode == decRaw && !o.code && linkMacroText(doc, opened, i, lim) {
+		// "https://x.org/y[the text]" in plain text: an AsciiDoc link
+		// macro in a file too short on markers to be read as AsciiDoc.
+		i = opened
+		for len(decs) > 0 && decs[len(decs)-1].end > i {
+			decs = decs[:len(decs)-1]
+		}
 	}
 	sc.decs = decs
 	q := seq{start: s, end: i, decs: decs}
@@ -624,6 +636,27 @@ func (sc *scanner) templateEnd(i, lim int) int {
 		end++ // Handlebars' "{{{ … }}}"
 	}
 	return end
+}
+
+// linkMacroText reports whether the "[" at doc[open], still open where a
+// URL stopped at doc[stop], opens the text of a link macro: a letter
+// follows it, the URL stopped at a space, and a "]" closes the text on
+// the same line, within maxTemplate bytes. No URL holds a space, so the
+// bracket is the prose's, not a broken URL's ("https://x.org/y[Git for
+// Computer Scientists]", git's MyFirstObjectWalk.txt).
+func linkMacroText(doc []byte, open, stop, lim int) bool {
+	if open < 0 || open+1 >= lim || !isAlpha(doc[open+1]) || stop >= lim || doc[stop] != ' ' && doc[stop] != '\t' {
+		return false
+	}
+	end := min(lim, open+maxTemplate)
+	if end <= stop {
+		return false
+	}
+	rest := doc[stop:end]
+	if nl := bytes.IndexByte(rest, '\n'); nl >= 0 {
+		rest = rest[:nl]
+	}
+	return bytes.IndexByte(rest, ']') >= 0
 }
 
 // htmlTagNames are the names of HTML elements met in running text: a

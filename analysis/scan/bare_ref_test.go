@@ -9,14 +9,15 @@ import (
 
 // bareURLRef is bareURL as it was before its fast paths (plainTextURLByte,
 // the qualifying loop without decoding, seq.before without a search when
-// nothing is decoded), kept to test them against; the rule for a trailing
-// "|" came after them and is copied in.
+// nothing is decoded), kept to test them against; the rules for a trailing
+// "|" and a link macro's text came after them and are copied in.
 func (sc *scanner) bareURLRef(s, colon, lim int, o bareOpts, quote rune) (seq, bool) {
 	doc := sc.doc
 	var decs []unit
 	var depth [3]int
 	quotes := 0
 	stepped := false // over a template or placeholder
+	opened := -1
 	i := s
 	lastDec := func(at int) bool { return len(decs) > 0 && decs[len(decs)-1].end == at }
 scan:
@@ -56,6 +57,9 @@ scan:
 					}
 					break scan
 				}
+				if r == '[' && depth[1] == 0 {
+					opened = i
+				}
 				depth[bracket(r)]++
 			case ')', ']', '}':
 				k := bracket(r)
@@ -75,6 +79,12 @@ scan:
 			decs = append(decs, u)
 		}
 		i = u.end
+	}
+	if depth[1] > 0 && o.mode == decRaw && !o.code && linkMacroText(doc, opened, i, lim) {
+		i = opened
+		for len(decs) > 0 && decs[len(decs)-1].end > i {
+			decs = decs[:len(decs)-1]
+		}
 	}
 	q := seq{start: s, end: i, decs: decs}
 	keep := colon + 1 // the scheme and ":" stay

@@ -141,6 +141,11 @@ func TestPlainTextAsciiDoc(t *testing.T) {
 		// git's howto/coordinate-embargoed-releases.txt: two of the
 		// three link macros have a text that a line break wraps.
 		{"wrapped link texts", "plaintext", "The first step is to ⟦https://github.com/git/git/security/advisories/new⟧[open\nan advisory]. See\n⟦https://oss-security.openwall.org/wiki/mailing-lists/distros#how-to-use-the-lists⟧[here].\nAs an example, see ⟦https://www.openwall.com/lists/oss-security/2019/12/13/1⟧[the\nannouncement].\n", []w{{}, {}, {}}},
+		// git's MyFirstObjectWalk.txt: one macro, too few markers.
+		{"one link macro", "plaintext", "- ⟦https://eagain.net/articles/git-for-computer-scientists/⟧[Git for Computer Scientists]\n", []w{{}}},
+		{"a closed bracket is the URL's", "plaintext", "⟦https://x.org/a[b]⟧ c\n", []w{{}}},
+		{"a bracket closed on no line is the URL's", "plaintext", "⟦https://x.org/a[b⟧ c\nd]\n", []w{{}}},
+		{"a bracket before no letter is the URL's", "plaintext", "⟦https://x.org/a[1⟧ b]\n", []w{{}}},
 		{"a bracket at a line's end is no AsciiDoc", "plaintext", "⟦http://a.org/x[⟧\n⟦http://b.org/y[⟧\n⟦http://c.org/z[⟧\n", []w{{}, {}, {}}},
 		{"one bracket is no AsciiDoc", "plaintext", "⟦http://foo.com/blah_blah_[other]⟧ and plain text\n", []w{{}}},
 	})
