@@ -439,8 +439,8 @@ func (sc *scanner) bareURL(s, colon, lim int, o bareOpts, quote rune) (seq, bool
 	decs := sc.decs[:0]
 	var depth [3]int
 	quotes := 0
-	stepped := false // over a template or placeholder
-	opened := -1     // where the outermost "[" open at i opened
+	stepped := false             // over a template or placeholder
+	opened := [3]int{-1, -1, -1} // where the outermost "[" and "{" open at i opened
 	i := s
 	lastDec := func(at int) bool { return len(decs) > 0 && decs[len(decs)-1].end == at }
 	plain := &plainURLByte
@@ -484,8 +484,8 @@ scan:
 					}
 					break scan
 				}
-				if r == '[' && depth[1] == 0 {
-					opened = i
+				if k := bracket(r); r != '(' && depth[k] == 0 {
+					opened[k] = i
 				}
 				depth[bracket(r)]++
 			case ')', ']', '}':
@@ -507,10 +507,11 @@ scan:
 		}
 		i = u.end
 	}
-	if depth[1] > 0 && o.mode == decRaw && !o.code && linkMacroText(doc, opened, i, lim) {
+	if cut := spacedTextOpen(doc, opened, depth, i, lim); cut >= 0 && o.mode == decRaw && !o.code {
 		// "https://x.org/y[the text]" in plain text: an AsciiDoc link
-		// macro in a file too short on markers to be read as AsciiDoc.
-		i = opened
+		// macro in a file too short on markers to be read as AsciiDoc;
+		// "vault://{vault node}": a placeholder of words.
+		i = cut
 		for len(decs) > 0 && decs[len(decs)-1].end > i {
 			decs = decs[:len(decs)-1]
 		}
@@ -638,25 +639,37 @@ func (sc *scanner) templateEnd(i, lim int) int {
 	return end
 }
 
-// linkMacroText reports whether the "[" at doc[open], still open where a
-// URL stopped at doc[stop], opens the text of a link macro: a letter
-// follows it, the URL stopped at a space, and a "]" closes the text on
-// the same line, within maxTemplate bytes. No URL holds a space, so the
-// bracket is the prose's, not a broken URL's ("https://x.org/y[Git for
-// Computer Scientists]", git's MyFirstObjectWalk.txt).
-func linkMacroText(doc []byte, open, stop, lim int) bool {
-	if open < 0 || open+1 >= lim || !isAlpha(doc[open+1]) || stop >= lim || doc[stop] != ' ' && doc[stop] != '\t' {
-		return false
+// spacedTextOpen returns where the first "[" or "{" still open where a
+// URL stopped at doc[stop] opened, when it opens a text of words, or -1: a
+// letter follows it, the URL stopped at a space, and its closing bracket
+// ends the text on the same line, within maxTemplate bytes. No URL holds a
+// space, so such a bracket is the prose's, not a broken URL's: an AsciiDoc
+// link macro's text ("https://x.org/y[Git for Computer Scientists]", git's
+// MyFirstObjectWalk.txt) or a placeholder ("vault://{vault node}",
+// Vault's changelog).
+func spacedTextOpen(doc []byte, opened [3]int, depth [3]int, stop, lim int) int {
+	if stop >= lim || doc[stop] != ' ' && doc[stop] != '\t' {
+		return -1
 	}
-	end := min(lim, open+maxTemplate)
-	if end <= stop {
-		return false
+	cut := -1
+	for k, closer := range [3]byte{0, ']', '}'} {
+		open := opened[k]
+		if closer == 0 || depth[k] == 0 || open < 0 || open+1 >= lim || !isAlpha(doc[open+1]) {
+			continue
+		}
+		end := min(lim, open+maxTemplate)
+		if end <= stop {
+			continue
+		}
+		rest := doc[stop:end]
+		if nl := bytes.IndexByte(rest, '\n'); nl >= 0 {
+			rest = rest[:nl]
+		}
+		if bytes.IndexByte(rest, closer) >= 0 && (cut < 0 || open < cut) {
+			cut = open
+		}
 	}
-	rest := doc[stop:end]
-	if nl := bytes.IndexByte(rest, '\n'); nl >= 0 {
-		rest = rest[:nl]
-	}
-	return bytes.IndexByte(rest, ']') >= 0
+	return cut
 }
 
 // htmlTagNames are the names of HTML elements met in running text: a

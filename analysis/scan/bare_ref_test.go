@@ -17,7 +17,7 @@ func (sc *scanner) bareURLRef(s, colon, lim int, o bareOpts, quote rune) (seq, b
 	var depth [3]int
 	quotes := 0
 	stepped := false // over a template or placeholder
-	opened := -1
+	opened := [3]int{-1, -1, -1}
 	i := s
 	lastDec := func(at int) bool { return len(decs) > 0 && decs[len(decs)-1].end == at }
 scan:
@@ -57,8 +57,8 @@ scan:
 					}
 					break scan
 				}
-				if r == '[' && depth[1] == 0 {
-					opened = i
+				if k := bracket(r); r != '(' && depth[k] == 0 {
+					opened[k] = i
 				}
 				depth[bracket(r)]++
 			case ')', ']', '}':
@@ -80,8 +80,8 @@ scan:
 		}
 		i = u.end
 	}
-	if depth[1] > 0 && o.mode == decRaw && !o.code && linkMacroText(doc, opened, i, lim) {
-		i = opened
+	if cut := spacedTextOpen(doc, opened, depth, i, lim); cut >= 0 && o.mode == decRaw && !o.code {
+		i = cut
 		for len(decs) > 0 && decs[len(decs)-1].end > i {
 			decs = decs[:len(decs)-1]
 		}

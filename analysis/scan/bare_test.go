@@ -143,6 +143,9 @@ func TestPlainTextAsciiDoc(t *testing.T) {
 		{"wrapped link texts", "plaintext", "The first step is to ⟦https://github.com/git/git/security/advisories/new⟧[open\nan advisory]. See\n⟦https://oss-security.openwall.org/wiki/mailing-lists/distros#how-to-use-the-lists⟧[here].\nAs an example, see ⟦https://www.openwall.com/lists/oss-security/2019/12/13/1⟧[the\nannouncement].\n", []w{{}, {}, {}}},
 		// git's MyFirstObjectWalk.txt: one macro, too few markers.
 		{"one link macro", "plaintext", "- ⟦https://eagain.net/articles/git-for-computer-scientists/⟧[Git for Computer Scientists]\n", []w{{}}},
+		// Vault's changelog/24201.txt.
+		{"placeholder of words", "plaintext", "events: Source URL is now `vault://{vault node}`\n", nil},
+		{"placeholder of words after a path", "plaintext", "see ⟦https://x.org/a/⟧{your name} and ⟦https://x.org/{id}⟧ c}\n", []w{{}, {}}},
 		{"a closed bracket is the URL's", "plaintext", "⟦https://x.org/a[b]⟧ c\n", []w{{}}},
 		{"a bracket closed on no line is the URL's", "plaintext", "⟦https://x.org/a[b⟧ c\nd]\n", []w{{}}},
 		{"a bracket before no letter is the URL's", "plaintext", "⟦https://x.org/a[1⟧ b]\n", []w{{}}},
