@@ -115,6 +115,13 @@ type scratch struct {
 	// merge copies what it keeps.
 	checked []finding
 	blocks  blocks
+	// short are blocks for the findings of a URL met for the first time
+	// (urlMemo.check), used instead of blocks while inShort: the caller
+	// makes diagnostics of them before the next check, which writes over
+	// them, so that a document of different URLs reuses one block of
+	// memory for their findings rather than a new block every few URLs.
+	short   blocks
+	inShort bool
 	// escapeSpan and escapeMsg are the last bad escape badEscapeMessage
 	// worded: most bad escapes of a document are the same ("%zz", "%"),
 	// and so is their message, which depends on the span alone.
@@ -124,6 +131,10 @@ type scratch struct {
 	tree   grammar.Tree
 	// scheme is the last scheme's facts (schemeFacts).
 	scheme schemeFacts
+	// masked and auth are what the last analysis found of its text:
+	// whether it has placeholders (analyzer.masked), and its authority.
+	masked bool
+	auth   authority
 }
 
 // blocks hold the fixes and edits of findings, and the findings merge
@@ -191,9 +202,11 @@ func analyze(text string, rd reading, m mode, sc *scratch, into []finding) (find
 	if sc == nil {
 		sc = new(scratch)
 	}
-	a := &analyzer{findings: into[:0], text: text, relative: rd.relative, profile: rd.profile, scheme: parser.Scheme(text), stop: 0, user: rd.user, mode: m, scratch: sc, blocks: &sc.blocks}
+	a := &analyzer{findings: into[:0], text: text, relative: rd.relative, profile: rd.profile, scheme: parser.Scheme(text), stop: 0, user: rd.user, mode: m, scratch: sc, blocks: sc.blocksNow()}
 	a.auth = parseAuthority(text, a.scheme)
-	if !a.mask(rd) {
+	ok := a.mask(rd)
+	sc.masked, sc.auth = a.masked != nil, a.auth
+	if !ok {
 		return nil, len(text) + 1
 	}
 	a.hostStart, a.hostEnd, a.hostOK = a.host()
@@ -696,7 +709,25 @@ func (sc *scratch) parse1738(relative bool) func(string) error {
 // keep returns an empty slice with room for n findings, from sc's block,
 // for findings that outlive the analysis (merge's).
 func (sc *scratch) keep(n int) []finding {
-	return fromBlock(&sc.blocks.findings, n)
+	return fromBlock(&sc.blocksNow().findings, n)
+}
+
+// blocksNow returns the blocks the analyses allocate from: short while
+// inShort.
+func (sc *scratch) blocksNow() *blocks {
+	if sc.inShort {
+		return &sc.short
+	}
+	return &sc.blocks
+}
+
+// startShort makes the analyses allocate from the short blocks, over what
+// the last check wrote there.
+func (sc *scratch) startShort() {
+	sc.inShort = true
+	sc.short.fixes = sc.short.fixes[:0]
+	sc.short.edits = sc.short.edits[:0]
+	sc.short.findings = sc.short.findings[:0]
 }
 
 // badEscapeMessage is the message of a bad-escape finding that stays
@@ -1023,8 +1054,12 @@ var placeholderPasswords = map[string]bool{
 // template, "<password>", "$PASSWORD"), a placeholder word ("password",
 // "xxxx"), or any password of a URL to a host reserved for examples and
 // tests (RFC 2606, RFC 6761: example.com, .example, .test, .invalid,
-// localhost).
+// localhost), or of a URL whose port is a word ("host:port": the form of a
+// URL, as git's documentation writes "http://login:passwd@proxy-host:port").
 func (a *analyzer) examplePassword(p0, p1 int, host string) bool {
+	if au := a.auth; au.portStart >= 0 && portWord(a.text[au.portStart:au.end]) {
+		return true
+	}
 	for i := p0; i < p1; i++ {
 		if a.isMasked(i) {
 			return true

@@ -209,6 +209,10 @@ func TestCodes(t *testing.T) {
 		{name: "credentials/template", url: "ftp://user:${PASSWORD}@x.com/", want: nil},
 		{name: "credentials/example-host", url: "ftp://bob:hunter2@ftp.example.org/", want: nil},
 		{name: "credentials/localhost", url: "ftp://postgres:postgres@localhost:5432/", want: nil},
+		// git's documentation of http.proxy: the port is a word, the URL a form.
+		{name: "credentials/form", url: "ftp://login-on-proxy:passwd-on-proxy@proxy-host.com:port", want: nil},
+		{name: "credentials/digit-port", url: "ftp://login:hunter2@proxy-host.com:8080", want: []got{
+			{codeCredentials, 12, "hunter2", "password in the url: whoever sees the url can read it", ""}}},
 		{name: "rfc1738/empty-port", url: "http://x.com:/a", want: []got{
 			{codeRFC1738Unsafe, 12, ":", `empty port: RFC 1738 requires digits after ":" (RFC 3986 allows none)`, ""}}},
 		{name: "rfc1738/empty-port-at-end", url: "telnet://x.com:", want: []got{

@@ -155,3 +155,34 @@ func FuzzMemo(f *testing.F) {
 		}
 	})
 }
+
+// TestMemoShortLived: the findings of a URL met for the first time are
+// made in memory the next check writes over (scratch.short); URLs with
+// findings met once, twice and more, interleaved, and a Checker that
+// checks them one at a time, still get the findings of a check of each
+// alone.
+func TestMemoShortLived(t *testing.T) {
+	urls := []string{"http://a.org/%zz", "http://b.org/a b|c", "http://c.org/~x%", "HTTP://d.org/é", "http://e.org/ok"}
+	var b strings.Builder
+	for i := range 200 {
+		// Each URL again after a varying number of others.
+		fmt.Fprintf(&b, "%s and %s/%d\n", urls[i%len(urls)], urls[(i*7)%len(urls)], i%3)
+	}
+	doc := []byte(b.String())
+	cands := scan.Scan(doc, "plaintext").Candidates
+	want := withoutMemo(Options{}, doc, cands)
+	if got := CheckCandidates(doc, cands); !reflect.DeepEqual(got, want) {
+		t.Errorf("with the memo\n%v\nwithout\n%v", got, want)
+	}
+	k := Options{}.NewChecker()
+	var one []Diagnostic
+	for _, c := range cands {
+		one = append(one, k.CheckURL(doc, c)...)
+	}
+	if !reflect.DeepEqual(one, want) {
+		t.Errorf("with a Checker\n%v\nwithout the memo\n%v", one, want)
+	}
+	if len(want) < len(cands) {
+		t.Errorf("%d findings for %d URLs: most should have some", len(want), len(cands))
+	}
+}

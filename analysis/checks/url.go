@@ -3,9 +3,11 @@ package checks
 import (
 	"cmp"
 	"context"
+	"hash/maphash"
 	"slices"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/urlls/urlls/analysis/grammar"
 	"github.com/urlls/urlls/analysis/parser"
@@ -183,25 +185,20 @@ func CheckCandidatesContext(ctx context.Context, doc []byte, cands []scan.Candid
 
 // CheckCandidatesContext is CheckCandidatesContext under o.
 func (o Options) CheckCandidatesContext(ctx context.Context, doc []byte, cands []scan.Candidate) ([]Diagnostic, error) {
-	// The findings of every URL first, so that the diagnostics are
-	// allocated once, as many as there are: a slice that doubles as it
-	// grows would copy the 40k findings of one line twice over.
+	// Each URL's findings become diagnostics before the next URL is
+	// checked: the memo makes the findings of a URL met for the first
+	// time in memory the next check reuses (urlMemo.check).
 	memo := urlMemo{size: len(cands)}
-	fss := make([][]finding, len(cands))
-	n := 0
+	var out []Diagnostic
 	for i := range cands {
 		if i%64 == 0 && ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		fss[i] = o.findingsOf(doc, &cands[i], &memo)
-		n += len(fss[i])
-	}
-	var out []Diagnostic
-	if n > 0 {
-		out = make([]Diagnostic, 0, n)
-	}
-	for i := range cands {
-		out = appendDiagnostics(out, doc, &cands[i], fss[i], &memo)
+		fs := o.findingsOf(doc, &cands[i], &memo)
+		if cap(out)-len(out) < len(fs) {
+			out = growDiagnostics(out, len(fs), i, len(cands))
+		}
+		out = appendDiagnostics(out, doc, &cands[i], fs, &memo)
 	}
 	// Candidates come in document order and do not overlap, so this only
 	// guards against a tokenizer that breaks that promise.
@@ -209,6 +206,22 @@ func (o Options) CheckCandidatesContext(ctx context.Context, doc []byte, cands [
 		sort.SliceStable(out, func(i, j int) bool { return out[i].Start < out[j].Start })
 	}
 	return out, nil
+}
+
+// growDiagnostics makes room in out for k more diagnostics, i of the
+// document's n URLs checked. The room at least doubles (append grows a
+// large slice by a quarter: the 40k findings of one line would be copied
+// a dozen times over); past a few dozen diagnostics, it is what the
+// findings so far predict for the whole document, so that a document
+// full of findings allocates them about once.
+func growDiagnostics(out []Diagnostic, k, i, n int) []Diagnostic {
+	m := len(out)
+	want := max(2*m, m+k, 8)
+	if m >= 64 {
+		predicted := int(int64(m) * int64(n) / int64(max(i, 1)))
+		want = max(want, min(predicted+predicted/8, 4*n))
+	}
+	return slices.Grow(out, want-m)
 }
 
 // urlMemo remembers the findings of check for the URLs of one document:
@@ -231,6 +244,11 @@ type urlMemo struct {
 	// reads its URLs one or two ways, so a text met under another reading
 	// is checked again and replaces the entry.
 	m map[string]memoEntry
+	// seen holds the hashes (by seed) of the texts met, a slot each by
+	// the hash's low bits, overwritten by the next one there: a text whose
+	// hash is not there was not met, or not lately (check).
+	seen []uint64
+	seed maphash.Seed
 	// size is how many URLs the document has (0: unknown): m is made for
 	// that many, up to maxMemo.
 	size    int
@@ -289,14 +307,38 @@ type memoEntry struct {
 const maxMemo = 4096
 
 // check returns check(text, rd), remembered; a nil memo remembers nothing.
+//
+// Most URLs of a document are met once, and most of those have no
+// findings. A text is looked up in m only when seen says it was met
+// before, and the findings of one met for the first time are made in
+// memory the next check reuses (the caller is done with them by then,
+// scratch.short) and not remembered: met again, it is checked again, to
+// keep. A text without findings is remembered the first time: it costs
+// no memory of its own.
 func (memo *urlMemo) check(text string, rd reading) []finding {
 	if memo == nil {
 		return check(text, rd, nil)
 	}
-	if e, ok := memo.m[text]; ok && e.rd == rd {
-		return e.fs
+	if memo.seen == nil {
+		memo.seen = make([]uint64, seenSlots(memo.size))
+		memo.seed = maphash.MakeSeed()
+	}
+	h := maphash.String(memo.seed, text) | 1 // 0 is an empty slot
+	slot := &memo.seen[h&uint64(len(memo.seen)-1)]
+	again := *slot == h
+	*slot = h
+	if again {
+		if e, ok := memo.m[text]; ok && e.rd == rd {
+			return e.fs
+		}
+	} else {
+		memo.scratch.startShort()
 	}
 	fs := check(text, rd, &memo.scratch)
+	memo.scratch.inShort = false
+	if !again && len(fs) > 0 {
+		return fs
+	}
 	switch {
 	case memo.m == nil:
 		// Made for the URLs to come, so that a document of thousands of
@@ -307,6 +349,21 @@ func (memo *urlMemo) check(text string, rd reading) []finding {
 	}
 	memo.m[text] = memoEntry{rd, fs}
 	return fs
+}
+
+// seenSlots is how many slots urlMemo.seen has for a document of n URLs:
+// a power of two, about twice n, at most twice maxMemo, which is also the
+// number for a document of unknown size (n = 0: a Checker's, which checks
+// URL after URL as edits come).
+func seenSlots(n int) int {
+	if n == 0 {
+		n = maxMemo
+	}
+	k := 16
+	for k < 2*n && k < 2*maxMemo {
+		k *= 2
+	}
+	return k
 }
 
 // verifyBudget bounds the bytes re-checked to verify the fixes of one URL,
@@ -342,7 +399,8 @@ func check(text string, rd reading, sc *scratch) []finding {
 // which merges to what findOnly does (TestSummary).
 func checkIn(m mode, text string, rd reading, sc *scratch) []finding {
 	fs, stop := analyze(text, rd, m, sc, sc.checked)
-	v := verifier{text: text, rd: rd, stop: stop, findings: fs, budget: verifyBudget, scratch: sc}
+	v := verifier{text: text, rd: rd, stop: stop, findings: fs, budget: verifyBudget, scratch: sc,
+		masked: sc.masked, auth: sc.auth}
 	out := merge(fs, &v)
 	sc.checked = fs[:0] // merge kept copies
 	return out
@@ -359,6 +417,10 @@ type verifier struct {
 	before   map[place]bool
 	budget   int // bytes left to re-check (verifyBudget)
 	scratch  *scratch
+	// masked and auth are what the analysis of text found: whether it
+	// has placeholders, and its authority (escapeFixKeeps).
+	masked bool
+	auth   authority
 }
 
 // verifiable reports whether a fix of a URL of n bytes can be verified
@@ -393,10 +455,19 @@ func (v *verifier) verify(gone []place, edits []edit) bool {
 			return false
 		}
 	}
+	if v.escapeFixKeeps(gone, edits) {
+		return true
+	}
 	fixed, ok := applyEdits(v.text, edits)
 	if !ok {
 		return false
 	}
+	return v.reanalyze(gone, edits, fixed)
+}
+
+// reanalyze is verify's check of fixed, the text after edits: it analyzes
+// it again.
+func (v *verifier) reanalyze(gone []place, edits []edit, fixed string) bool {
 	after, _ := analyze(fixed, v.rd, findOnly, v.scratch, v.scratch.findings)
 	defer func() { v.scratch.findings = after[:0] }() // for the next verify
 	for _, g := range after {
@@ -407,6 +478,64 @@ func (v *verifier) verify(gone []place, edits []edit) bool {
 			}
 		}
 		if violation(g.code) && !v.wasThere(place{g.code, at}) && !v.exposed(g, edits) {
+			return false
+		}
+	}
+	return true
+}
+
+// escapeFixKeeps reports whether the fix of edits is known to pass verify
+// without an analysis of the fixed text: when the fix encodes the "%" of the
+// only finding of an http or https URL, a bad escape after its authority,
+// as "%25", in a URL that parsed (the bad escape's byte replaced by a
+// stand-in letter, standIns) and that has no placeholder. Then the fixed
+// text has no finding at all, so none that verify
+// refuses:
+//   - the characters: "%25" is an escape, and not a needless one ("%" is
+//     reserved); every other byte and its neighbours are as they were,
+//     and reported nothing (a tilde, an unsafe or non-ASCII byte is
+//     reported wherever it is: there is none; the text is ASCII);
+//   - the scheme, the "://" and the authority end before the fix, at the
+//     first "/", "?" or "#" after "//" (parseAuthority), and are as they
+//     were;
+//   - the syntax: after the host and port of an http URL (RFC 1738 §3.3:
+//     hpath and search; the fragment, RFC 1808 §2.2) every letter is a
+//     uchar, and so is an escape ("uchar = unreserved | escape", §5): the
+//     parse that accepted the stand-in letter accepts "%25" in its place;
+//   - the placeholders (scan.Placeholders): the text has none, and every
+//     byte but the "%" is one RFC 1738's http production allows, so none
+//     opens a template action, an interpolation, a URI template or a glob
+//     ("{", "<", "["), whose end could lie past the "%"; a "$NAME", a
+//     "%NAME%" or a format verb that starts before the "%" ends at it, as
+//     before; one cannot start at "%25", an escape; and each that starts
+//     after it reads the same text as before.
+//
+// The parse and the character checks the analysis would run again are
+// what a line of 40k different URLs, each with a bad escape, spent half its
+// time on. TestEscapeFixKeeps and FuzzEscapeFixKeeps check that verify's
+// analysis agrees wherever this says so.
+func (v *verifier) escapeFixKeeps(gone []place, edits []edit) bool {
+	if len(gone) != 1 || len(edits) != 1 || len(v.findings) != 1 || v.masked {
+		return false
+	}
+	e, f := edits[0], v.findings[0]
+	if gone[0].code != codeBadEscape || f.code != codeBadEscape || f.start != e.start || f.count() != 1 ||
+		e.text != "%25" || e.end != e.start+1 || v.text[e.start] != '%' {
+		return false
+	}
+	rd := v.rd
+	if rd.user != nil || rd.profile != parser.RFC1738 || rd.relative || rd.spacedPath || v.stop != len(v.text)+1 {
+		return false
+	}
+	if s := parser.Scheme(v.text); s != "http" && s != "https" {
+		return false
+	}
+	au := v.auth
+	if !au.ok || au.end >= e.start || strings.IndexByte("/?#", v.text[au.end]) < 0 {
+		return false
+	}
+	for i := 0; i < len(v.text); i++ {
+		if v.text[i] >= utf8.RuneSelf {
 			return false
 		}
 	}

@@ -2,6 +2,7 @@ package scan
 
 import (
 	"bytes"
+	"slices"
 	"sort"
 	"unicode/utf8"
 )
@@ -193,6 +194,9 @@ func (q *seq) at(doc []byte, p int) unit {
 // before returns the unit of q that ends at p. Decoded units end in an ASCII
 // byte, so decoding a raw rune backwards never reaches into one.
 func (q *seq) before(doc []byte, p int) unit {
+	if len(q.decs) == 0 && doc[p-1] < utf8.RuneSelf {
+		return unit{p - 1, p, rune(doc[p-1]), -1, false} // no search, no decoding
+	}
 	i := sort.Search(len(q.decs), func(i int) bool { return q.decs[i].end >= p })
 	if i < len(q.decs) && q.decs[i].end == p {
 		return q.decs[i]
@@ -245,6 +249,9 @@ func (sc *scanner) emit(q seq, ctx Context, rel bool) {
 		sc.cands = make([]Candidate, 0, 8)
 	}
 	c := Candidate{Start: q.start, End: q.end, Context: ctx, Relative: rel}
+	if len(sc.cands) == cap(sc.cands) {
+		sc.growCands(q.end)
+	}
 	if len(q.decs) == 0 {
 		// Text is doc[Start:End]: sorted fills it in, for every such
 		// candidate from one string.
@@ -275,6 +282,26 @@ func (sc *scanner) emit(q seq, ctx Context, rel bool) {
 	c.Offsets = append(offs, q.end)
 	sc.text = buf
 	sc.cands = append(sc.cands, c)
+}
+
+// growCands makes room for more candidates, the last one ending at end.
+// The room at least doubles: append grows a large slice by a quarter, and
+// a line of 40k URLs would allocate four times their candidates' size and
+// copy them a dozen times over. Past a few dozen, it is what the density
+// so far predicts for the whole document: a document of URLs allocates
+// their candidates about once (the memory a check of it touches is what
+// it costs: the page faults of fresh memory were a third of the time of a
+// line of 40k URLs), a document with fewer URLs after its start than in
+// it has room to spare, which is never written.
+func (sc *scanner) growCands(end int) {
+	n := len(sc.cands)
+	want := 2 * n
+	if n >= 64 && end > 0 {
+		predicted := int(int64(n) * int64(len(sc.doc)) / int64(end))
+		// At most a candidate every four bytes ("a:b "), as no more fit.
+		want = max(want, min(predicted+predicted/8, len(sc.doc)/4))
+	}
+	sc.cands = slices.Grow(sc.cands, want-n)
 }
 
 // bareOpts are the rules of one context for bare URLs.
@@ -405,19 +432,24 @@ func (sc *scanner) bareAt(i, j, b int, o bareOpts) (int, bool) {
 // "<" included, and so is a placeholder "<name>" after "/", "=", ":" or "@"
 // ("https://github.com/<user>/<repo>"), which is not an HTML tag name: the
 // checks mask what Placeholders finds. Then, repeatedly, a trailing character
-// of `trailing`, a trailing "'" when the URL holds an odd number of them, and
-// a trailing "…" are dropped.
+// of `trailing`, a trailing "|" outside Markdown, a trailing "'" when the URL
+// holds an odd number of them, and a trailing "…" are dropped.
 func (sc *scanner) bareURL(s, colon, lim int, o bareOpts, quote rune) (seq, bool) {
 	doc := sc.doc
 	decs := sc.decs[:0]
 	var depth [3]int
 	quotes := 0
-	stepped := false // over a template or placeholder
+	stepped := false             // over a template or placeholder
+	opened := [3]int{-1, -1, -1} // where the outermost "[" and "{" open at i opened
 	i := s
 	lastDec := func(at int) bool { return len(decs) > 0 && decs[len(decs)-1].end == at }
+	plain := &plainURLByte
+	if !o.code {
+		plain = &plainTextURLByte
+	}
 scan:
 	for i < lim {
-		if plainURLByte[doc[i]] {
+		if plain[doc[i]] {
 			i++ // decodes to itself, and neither ends the URL nor opens anything
 			continue
 		}
@@ -452,6 +484,9 @@ scan:
 					}
 					break scan
 				}
+				if k := bracket(r); r != '(' && depth[k] == 0 {
+					opened[k] = i
+				}
 				depth[bracket(r)]++
 			case ')', ']', '}':
 				k := bracket(r)
@@ -472,6 +507,15 @@ scan:
 		}
 		i = u.end
 	}
+	if cut := spacedTextOpen(doc, opened, depth, i, lim); cut >= 0 && o.mode == decRaw && !o.code {
+		// "https://x.org/y[the text]" in plain text: an AsciiDoc link
+		// macro in a file too short on markers to be read as AsciiDoc;
+		// "vault://{vault node}": a placeholder of words.
+		i = cut
+		for len(decs) > 0 && decs[len(decs)-1].end > i {
+			decs = decs[:len(decs)-1]
+		}
+	}
 	sc.decs = decs
 	q := seq{start: s, end: i, decs: decs}
 	keep := colon + 1 // the scheme and ":" stay
@@ -489,6 +533,11 @@ trim:
 				continue
 			}
 		case u.r < utf8.RuneSelf && trailing[u.r]:
+		case u.r == '|' && !o.entityTail && !u.dec:
+			// Outside Markdown (whose autolinks keep it, GFM 6.9) a
+			// "|" that ends a URL is a text table's border or the bar
+			// of a Vim help tag ("|  fetch://host/path|"): no URL
+			// grammar allows it there unencoded.
 		case u.r == '\'' && quotes%2 == 1:
 			quotes--
 		case u.r == '…':
@@ -503,6 +552,17 @@ trim:
 	q.decs = decs
 	if stepped && q.end > keep {
 		return q, true
+	}
+	if len(q.decs) == 0 {
+		// Every unit is the document's rune: a byte past the colon that
+		// is alphanumeric, "%" or non-ASCII (part of a rune of its own,
+		// or utf8.RuneError) is a unit that qualifies, without decoding.
+		for _, c := range doc[colon+1 : max(colon+1, q.end)] {
+			if c >= utf8.RuneSelf || isAlnum(c) || c == '%' {
+				return q, true
+			}
+		}
+		return q, false
 	}
 	it := q.iter(doc)
 	for u, ok := it.next(); ok; u, ok = it.next() {
@@ -523,6 +583,15 @@ var plainURLByte = func() (t [256]bool) {
 	for _, c := range "/.-_~=?#:+,;!*@$" {
 		t[c] = true
 	}
+	return t
+}()
+
+// plainTextURLByte is plainURLByte outside string literals of code
+// (bareOpts.code unset), where "%" is no printf verb's either: a URL of
+// "%"s is read a table lookup a byte.
+var plainTextURLByte = func() (t [256]bool) {
+	t = plainURLByte
+	t['%'] = true
 	return t
 }()
 
@@ -568,6 +637,39 @@ func (sc *scanner) templateEnd(i, lim int) int {
 		end++ // Handlebars' "{{{ … }}}"
 	}
 	return end
+}
+
+// spacedTextOpen returns where the first "[" or "{" still open where a
+// URL stopped at doc[stop] opened, when it opens a text of words, or -1: a
+// letter follows it, the URL stopped at a space, and its closing bracket
+// ends the text on the same line, within maxTemplate bytes. No URL holds a
+// space, so such a bracket is the prose's, not a broken URL's: an AsciiDoc
+// link macro's text ("https://x.org/y[Git for Computer Scientists]", git's
+// MyFirstObjectWalk.txt) or a placeholder ("vault://{vault node}",
+// Vault's changelog).
+func spacedTextOpen(doc []byte, opened [3]int, depth [3]int, stop, lim int) int {
+	if stop >= lim || doc[stop] != ' ' && doc[stop] != '\t' {
+		return -1
+	}
+	cut := -1
+	for k, closer := range [3]byte{0, ']', '}'} {
+		open := opened[k]
+		if closer == 0 || depth[k] == 0 || open < 0 || open+1 >= lim || !isAlpha(doc[open+1]) {
+			continue
+		}
+		end := min(lim, open+maxTemplate)
+		if end <= stop {
+			continue
+		}
+		rest := doc[stop:end]
+		if nl := bytes.IndexByte(rest, '\n'); nl >= 0 {
+			rest = rest[:nl]
+		}
+		if bytes.IndexByte(rest, closer) >= 0 && (cut < 0 || open < cut) {
+			cut = open
+		}
+	}
+	return cut
 }
 
 // htmlTagNames are the names of HTML elements met in running text: a

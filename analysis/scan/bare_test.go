@@ -138,6 +138,18 @@ func TestRegistrySchemes(t *testing.T) {
 func TestPlainTextAsciiDoc(t *testing.T) {
 	runScanCases(t, []scanCase{
 		{"git documentation", "plaintext", "git-replace(1)\n==============\n\nSee linkgit:git-filter-branch[1] and\n⟦https://github.com/newren/git-filter-repo⟧[git-filter-repo], among\nothers; see ⟦http://repo.or.cz/w/git.git/tree/HEAD:/gitweb/⟧[] too.\n", []w{{}, {}}},
+		// git's howto/coordinate-embargoed-releases.txt: two of the
+		// three link macros have a text that a line break wraps.
+		{"wrapped link texts", "plaintext", "The first step is to ⟦https://github.com/git/git/security/advisories/new⟧[open\nan advisory]. See\n⟦https://oss-security.openwall.org/wiki/mailing-lists/distros#how-to-use-the-lists⟧[here].\nAs an example, see ⟦https://www.openwall.com/lists/oss-security/2019/12/13/1⟧[the\nannouncement].\n", []w{{}, {}, {}}},
+		// git's MyFirstObjectWalk.txt: one macro, too few markers.
+		{"one link macro", "plaintext", "- ⟦https://eagain.net/articles/git-for-computer-scientists/⟧[Git for Computer Scientists]\n", []w{{}}},
+		// Vault's changelog/24201.txt.
+		{"placeholder of words", "plaintext", "events: Source URL is now `vault://{vault node}`\n", nil},
+		{"placeholder of words after a path", "plaintext", "see ⟦https://x.org/a/⟧{your name} and ⟦https://x.org/{id}⟧ c}\n", []w{{}, {}}},
+		{"a closed bracket is the URL's", "plaintext", "⟦https://x.org/a[b]⟧ c\n", []w{{}}},
+		{"a bracket closed on no line is the URL's", "plaintext", "⟦https://x.org/a[b⟧ c\nd]\n", []w{{}}},
+		{"a bracket before no letter is the URL's", "plaintext", "⟦https://x.org/a[1⟧ b]\n", []w{{}}},
+		{"a bracket at a line's end is no AsciiDoc", "plaintext", "⟦http://a.org/x[⟧\n⟦http://b.org/y[⟧\n⟦http://c.org/z[⟧\n", []w{{}, {}, {}}},
 		{"one bracket is no AsciiDoc", "plaintext", "⟦http://foo.com/blah_blah_[other]⟧ and plain text\n", []w{{}}},
 	})
 }
@@ -149,5 +161,21 @@ func TestHTMLCode(t *testing.T) {
 		{"pre and code", "html", "<pre>curl http://localhost:port/</pre> <p><code>http://a.b/%zz</code> ⟦http://c.org/⟧</p>", []w{{}}},
 		{"attributes in code are checked", "html", `<pre><a href="⟦http://d.org/⟧">d</a> http://e.org/</pre>`, []w{{ctx: Attr, rel: true}}},
 		{"unclosed code ends with its block", "html", "<p><code>x http://f.org/</p><p>⟦http://g.org/⟧</p>", []w{{}}},
+		// Sphinx's viewcode: blocks inside the <pre> of a module's source.
+		{"blocks inside code", "html", `<div class="highlight"><pre><div class="viewcode-block" id="x">def f(): pass</div>
+<span class="c1"># Forbid URLs like http:///example.com</span></pre></div><p>⟦http://h.org/⟧</p>`, []w{{}}},
+		{"unclosed code in a block in code", "html", "<pre><div><code>x</div> http://i.org/</pre><p>⟦http://j.org/⟧</p>", []w{{}}},
+	})
+}
+
+// TestTrailingBar: outside Markdown a "|" that ends a URL is a text table's
+// border or a Vim help tag's bar (Vim's pi_netrw.txt), not part of the URL;
+// a GFM autolink keeps it (GFM 6.9), and so does a "|" inside a URL.
+func TestTrailingBar(t *testing.T) {
+	runScanCases(t, []scanCase{
+		{"text table", "plaintext", "|  :Nread ⟦fetch://host/path⟧|   |\n| ⟦http://a.org/x⟧ | y |\n", []w{{}, {}}},
+		{"inside", "plaintext", "⟦https://fonts.googleapis.com/css?family=A|B⟧ and ⟦http://a.org/x⟧||\n", []w{{}, {}}},
+		{"go comment", "go", "// see ⟦http://a.org/x⟧|\n", []w{{ctx: Code}}},
+		{"markdown keeps it", "markdown", "see ⟦http://a.org/x|⟧ there\n", []w{{}}},
 	})
 }

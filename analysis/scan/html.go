@@ -39,7 +39,9 @@ var codeElements = map[string]bool{"pre": true, "code": true, "samp": true, "kbd
 //     the text of an <a href> element, which repeats its href more often than
 //     not (up to its </a>, or the end tag of a block such as </p>), and in
 //     code: <pre>, <code>, <samp> and <kbd> hold examples more often than
-//     links, as Markdown's code blocks do (their attributes are checked);
+//     links, as Markdown's code blocks do (their attributes are checked); a
+//     block's end tag ends the code elements opened in it, and only those
+//     when the block was opened inside code;
 //   - script contents as JavaScript (comments and strings), style contents
 //     as CSS, textarea and title contents as text; comments, and the raw
 //     text of xmp, iframe, noembed and noframes, are skipped.
@@ -59,9 +61,15 @@ func (sc *scanner) scanHTML(a, b int) {
 	doc := sc.doc
 	text := a
 	inA := false
-	code := 0 // depth of open code elements (codeElements)
+	// The code elements (codeElements) open at i, and the blocks
+	// (blockEnds) opened inside them: a block's end tag closes the code
+	// elements opened in it (an unclosed <code> or <kbd> ends with its
+	// block), and not those around it (Sphinx's viewcode pages put <div
+	// class="viewcode-block"> … </div> inside their <pre>). Empty when i
+	// is in no code.
+	var open []openElement
 	flush := func(end int) {
-		if !inA && code == 0 && text < end {
+		if !inA && len(open) == 0 && text < end {
 			sc.scanBare(text, end, bareOpts{mode: decHTMLText})
 		}
 	}
@@ -98,10 +106,11 @@ func (sc *scanner) scanHTML(a, b int) {
 			if equalFold(n, "a") || blockEnds[string(n)] {
 				inA = false // a block's end tag ends an unclosed <a> too
 			}
-			if codeElements[string(n)] && code > 0 {
-				code--
-			} else if blockEnds[string(n)] && string(n) != "pre" {
-				code = 0 // an unclosed <code> or <kbd> ends with its block
+			switch {
+			case codeElements[string(n)]:
+				open = closeLast(open, codeElement)
+			case blockEnds[string(n)]:
+				open = closeLast(open, blockElement) // all of them when no block was opened in code
 			}
 			next = t.end
 		case c == '/':
@@ -115,8 +124,12 @@ func (sc *scanner) scanHTML(a, b int) {
 				inA = true
 			}
 			var lb [32]byte
-			if codeElements[string(appendLower(lb[:0], name))] && !t.self {
-				code++
+			switch lname := string(appendLower(lb[:0], name)); {
+			case t.self:
+			case codeElements[lname]:
+				open = append(open, codeElement)
+			case len(open) > 0 && blockEnds[lname]:
+				open = append(open, blockElement)
 			}
 			if !t.closed {
 				break
@@ -406,6 +419,25 @@ var blockEnds = map[string]bool{
 	"td": true, "th": true, "tr": true, "table": true, "section": true, "article": true, "aside": true,
 	"header": true, "footer": true, "nav": true, "main": true, "body": true, "html": true,
 	"blockquote": true, "pre": true, "h1": true, "h2": true, "h3": true, "h4": true, "h5": true, "h6": true,
+}
+
+// openElement is a kind of element scanHTML keeps open inside code.
+type openElement uint8
+
+const (
+	codeElement  openElement = iota // one of codeElements
+	blockElement                    // one of blockEnds, opened inside code
+)
+
+// closeLast closes the last element of kind k in open and those opened
+// after it, or all of them when there is none of kind k.
+func closeLast(open []openElement, k openElement) []openElement {
+	for j := len(open) - 1; j >= 0; j-- {
+		if open[j] == k {
+			return open[:j]
+		}
+	}
+	return open[:0]
 }
 
 // has reports whether the tag has the attribute.

@@ -1,8 +1,10 @@
 package scan
 
 import (
+	"fmt"
 	"strings"
 	"testing"
+	"time"
 )
 
 // pathological are inputs that make naive tokenizers quadratic (a search
@@ -86,6 +88,88 @@ func BenchmarkPathological(b *testing.B) {
 				for b.Loop() {
 					Scan(doc, lang)
 				}
+			})
+		}
+	}
+}
+
+// pathoLines are issue 12's pathological lines, as the checks' benchmark
+// (BenchmarkPathologicalRatio in analysis/checks) has them: one URL of
+// 100k "%", and 40k URLs on one line, the same or all different.
+var pathoLines = []struct {
+	name string
+	line string
+}{
+	{"percents", "http://x.org/" + strings.Repeat("%", 100_000) + "\n"},
+	{"urls", strings.Repeat("http://x.org/a%zz ", 40_000) + "\n"},
+	{"urls-distinct", distinctBadURLs(40_000)},
+}
+
+// distinctBadURLs is a line of n different URLs, numbered, each with a bad
+// escape.
+func distinctBadURLs(n int) string {
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, "http://x.org/%d/a%%zz ", i)
+	}
+	b.WriteString("\n")
+	return b.String()
+}
+
+// ordinaryProse is the checks' ordinary document of size bytes (proseDoc in
+// analysis/checks): prose with a URL a line, one in ten with findings, a
+// blank line every eight lines.
+func ordinaryProse(size int) string {
+	var b strings.Builder
+	for i := 0; b.Len() < size; i++ {
+		u := fmt.Sprintf("https://example.com/docs/section-%d/page.html?id=%d", i%97, i)
+		if i%10 == 0 {
+			u = fmt.Sprintf("http://example.org/a%%zz/~user/%d", i)
+		}
+		fmt.Fprintf(&b, "Line %d of the document talks about things and links to %s for more.\n", i, u)
+		if i%8 == 7 {
+			b.WriteString("\n")
+		}
+	}
+	return b.String()[:size]
+}
+
+// inMode puts text where the scanner of lang reads it as running text: as
+// it is in plain text and Markdown, in a block comment in Go, in a <p> in
+// HTML.
+func inMode(text, lang string) []byte {
+	switch lang {
+	case "go":
+		return []byte("/*\n" + text + "\n*/\n")
+	case "html":
+		return []byte("<p>\n" + text + "\n</p>\n")
+	}
+	return []byte(text)
+}
+
+// BenchmarkScanPathologicalRatio scans each pathological line (pathoLines)
+// and the ordinary prose of the same size (ordinaryProse) in turn, in
+// every mode, so that both see the same load on a busy machine, and
+// reports the ratio of their times: the scanner's share of issue 12's "≤ 3x
+// an ordinary document of the same size". One op is one scan of each.
+func BenchmarkScanPathologicalRatio(b *testing.B) {
+	for _, tc := range pathoLines {
+		prose := ordinaryProse(len(tc.line))
+		for _, lang := range []string{"plaintext", "markdown", "go", "html"} {
+			patho, ord := inMode(tc.line, lang), inMode(prose, lang)
+			b.Run(tc.name+"/"+lang, func(b *testing.B) {
+				var tp, to time.Duration
+				for i := 0; i < b.N; i++ {
+					t0 := time.Now()
+					Scan(patho, lang)
+					t1 := time.Now()
+					Scan(ord, lang)
+					tp += t1.Sub(t0)
+					to += time.Since(t1)
+				}
+				b.ReportMetric(float64(tp.Nanoseconds())/float64(b.N), "pathological-ns")
+				b.ReportMetric(float64(to.Nanoseconds())/float64(b.N), "ordinary-ns")
+				b.ReportMetric(float64(tp)/float64(to), "pathological/ordinary")
 			})
 		}
 	}

@@ -100,6 +100,9 @@ func lookupSyntax(b []byte) (bareSyntax, bool) {
 		var none bareSyntax
 		return none, false // most words before a ":" are prose: no hashing
 	}
+	if s := string(n); s == "https" || s == "http" {
+		return synHier, true // the most common by far: no hashing
+	}
 	syn, ok := bareSchemes[string(n)]
 	return syn, ok
 }

@@ -11,12 +11,13 @@ const sniffLimit = 64 << 10
 // asciiDocMarkers are the constructs that plain text hardly ever holds and
 // AsciiDoc documents are full of: inline macros with their bracketed text
 // ("linkgit:git-log[1]", "link:x.html[x]", "https://x.org/y[text]",
-// "image:a.png[]"; a URL macro's target is not empty, as Asciidoctor's
+// "image:a.png[]", or a text that a line break wraps, "https://x.org/y[the"
+// at a line's end; a URL macro's target is not empty, as Asciidoctor's
 // InlineLinkRx has it, so "http://[::1]:80/" is an IP literal, not a
 // macro), attribute entries (":toc: left"), block attribute lines
 // ("[source,go]", "[NOTE]") and include and image block macros.
 var asciiDocMarkers = []*regexp.Regexp{
-	regexp.MustCompile(`\b(?:(?:https?|ftp|irc)://[^\s\[\]]+|(?:linkgit|link|xref|image|footnote|kbd|btn|menu|mailto):[^\s\[\]]*)\[[^\]\n]*\]`),
+	regexp.MustCompile(`(?m)\b(?:(?:https?|ftp|irc)://[^\s\[\]]+|(?:linkgit|link|xref|image|footnote|kbd|btn|menu|mailto):[^\s\[\]]*)\[(?:[^\]\n]*\]|\pL[^\]\n]*$)`),
 	regexp.MustCompile(`(?m)^:!?[A-Za-z0-9_][A-Za-z0-9_-]*!?:(?: |$)`),
 	regexp.MustCompile(`(?m)^\[(?:source|listing|literal|verse|quote|NOTE|TIP|IMPORTANT|WARNING|CAUTION|horizontal|glossary)(?:[,\]])`),
 	regexp.MustCompile(`(?m)^(?:include|image|ifdef|ifndef|toc)::\S*\[`),

@@ -28,6 +28,10 @@ type Span struct{ Start, End int }
 //     ("https://.../api", "https://example.com/…/x");
 //   - glob ranges, as curl and shells expand them: "[1-100]", "[a-z]",
 //     "[001-120:10]";
+//   - optional parts as a synopsis brackets them, before any "?" or "#":
+//     "[user@]", "[:port]", "[[:#]port]", and after one of those any
+//     bracketed word ("~[user]"), as git's and Vim's documentation write
+//     the forms of a URL ("ssh://[user@]host.xz[:port]/~[user]/path/");
 //   - printf and Python format verbs where they are not an escape and end a
 //     word ("%s", "%d/", "%v", "%(name)s", "%1$s"; not "100%done", a bad
 //     escape).
@@ -36,12 +40,26 @@ type Span struct{ Start, End int }
 // or by a short fixed limit, and the scan resumes after each span.
 func Placeholders(s string) []Span {
 	var out []Span
+	synopsis := false // an optional part was bracketed before i
+	// Where a query or fragment may start, optional parts end: a synopsis
+	// brackets parts of an authority and a path, and "#[:alpha:]" is
+	// Vim's help on a character class.
+	partsEnd := strings.IndexAny(s, "?#")
+	if partsEnd < 0 {
+		partsEnd = len(s)
+	}
 	for i := 0; i < len(s); {
 		if !placeholderStart[s[i]] {
 			i++
 			continue
 		}
-		if end, ok := placeholderAt(s, i); ok && end > i {
+		end, ok := placeholderAt(s, i)
+		if !ok && s[i] == '[' && i < partsEnd {
+			var optional bool
+			end, optional, ok = optionalPart(s, i, synopsis)
+			synopsis = synopsis || optional
+		}
+		if ok && end > i {
 			out = append(out, Span{i, end})
 			i = end
 			continue
@@ -291,6 +309,53 @@ func globRange(s string, i int) (int, bool) {
 	}
 	return 0, false
 }
+
+// optionalPart recognises the brackets around an optional part of a URL's
+// form at s[i] == '[', as synopses write them: bracketed text, brackets
+// nested, no space, closed within maxPlaceholder bytes, that ends with "@"
+// after a letter ("[user@]", an optional userinfo), starts with ":" and a
+// letter ("[:port]"), starts with another bracket ("[[:#]port]"), or is a
+// word before an "@" ("[user]@host", Vim's netrw help; an IP literal is
+// never followed by one); it
+// reports whether the brackets were one of those (optional). After one
+// (synopsis), a bracketed word of letters, digits, "_" and "-" is a
+// placeholder too ("~[user]"). An IP literal ("[::1]", "[fe80::1%25en0]",
+// "[v1.x]") is none of these, nor is the "[]" or "[0]" of a query.
+func optionalPart(s string, i int, synopsis bool) (end int, optional, ok bool) {
+	depth := 0
+	k := i
+	for ; k < len(s) && k-i <= maxPlaceholder; k++ {
+		c := s[k]
+		if c <= ' ' || c == 0x7f {
+			return 0, false, false
+		}
+		if c == '[' {
+			depth++
+		} else if c == ']' {
+			depth--
+			if depth == 0 {
+				break
+			}
+		}
+	}
+	if k >= len(s) || k-i > maxPlaceholder || s[k] != ']' {
+		return 0, false, false
+	}
+	body := s[i+1 : k]
+	switch {
+	case len(body) >= 2 && body[len(body)-1] == '@' && isAlpha(body[0]),
+		k+1 < len(s) && s[k+1] == '@' && body != "" && isAlpha(body[0]) && strings.Trim(body, wordChars) == "",
+		len(body) >= 2 && body[0] == ':' && isAlpha(body[1]),
+		len(body) >= 2 && body[0] == '[':
+		return k + 1, true, true
+	case synopsis && body != "" && strings.Trim(body, wordChars) == "":
+		return k + 1, false, true
+	}
+	return 0, false, false
+}
+
+// wordChars are the bytes of a bracketed word in a synopsis ("[user]").
+const wordChars = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-"
 
 // formatVerb recognises a printf verb or a Python %-format placeholder at
 // s[i] == '%' that is not an escape: "%s", "%-10v", "%(name)s", "%1$s".

@@ -38,6 +38,16 @@ func TestPlaceholders(t *testing.T) {
 		{"plain", "https://example.com/a?b=c#d"},
 		{"glob ranges", "http://site.host«[1-5]».example/«[a-z]»/f«[001-120:10]».png"},
 		{"ipv6 is no range", "http://[::1]:80/"},
+		{"synopsis", "ssh://«[user@]»host.xz«[:port]»/~«[user]»/path/to/repo.git/"},
+		{"synopsis user before @", "scp://«[user]»@hostname/path/"},
+		{"ip literal then @ is no word", "http://[::1]@x/"},
+		{"synopsis nested", "scp://«[user@]»machine«[[:#]port]»/path"},
+		{"synopsis userinfo with password", "ftp://«[user[:password]@]»host/"},
+		{"a word alone is no synopsis", "https://x/~[user]/a?b[]=1&c[0]=2"},
+		{"ipv6 literals are no synopsis", "http://[::1]:80/ http://[fe80::1%25en0]/ http://[v1.x]/ http://[::ffff:1.2.3.4]/"},
+		{"character class in a fragment", "pattern.html#[:alpha:]"},
+		{"query brackets", "https://x/?page[size]=10&filter[name]=a"},
+		{"unclosed bracket", "https://x/[user@"},
 		{"ellipsis", "https://«...»url«...»/a/«…»/b/../c"},
 		{"brace alone", "https://x/{a b}"},
 		{"dollar then a space", "https://x/$ «{a}»"},
@@ -69,7 +79,7 @@ func TestPlaceholders(t *testing.T) {
 func TestPlaceholdersLinear(t *testing.T) {
 	// Pathological openers: every search is bounded, so this is fast; a
 	// quadratic recogniser would take minutes on 1 MB.
-	for _, unit := range []string{"{{", "{", "<a", "${", "%(", "{a,"} {
+	for _, unit := range []string{"{{", "{", "<a", "${", "%(", "{a,", "[", "[:a", "[a@", "[[:"} {
 		s := strings.Repeat(unit, 1<<20/len(unit))
 		Placeholders(s)
 	}
