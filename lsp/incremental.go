@@ -26,8 +26,10 @@ import (
 // scanned again and their candidates checked again; every candidate before
 // them, and its findings, is kept as it was, and every one after them is
 // kept shifted by the edit's byte delta. The configuration (severities,
-// suppressions, the cut to maxFindings) is applied to the whole document
-// again: suppression regions reach far. Markdown is scanned again in a
+// suppressions) is applied again to the diagnostics checked again only,
+// unless the suppressions changed other than by moving with the text
+// (suppression regions reach far): then to all (applyConfig); the cut to
+// maxFindings is made again. Markdown is scanned again in a
 // window from a blank line before the edit to one after it where the
 // scanner provably reads on as before (scan.Outline.Rescan), and spliced
 // the same way. Other languages have block constructs that make a far line
