@@ -12,7 +12,7 @@ import (
 // once (a few files' text and findings, about 2 MiB live, whatever the size
 // of the tree) and allocates a lot (about 1.2 bytes a byte of the tree), so
 // that Go's default, a collection each time the heap doubles with a floor
-// of 4 MiB, collected about every 6 ms: 28 times in a 64 MB tree, 15–20%
+// of 4 MiB, collected about every 6 ms: 28 times in 30 MB of real docs, 15–20%
 // of the run's time on two cores, with the stop of every worker each
 // time. While the live heap is small, the run lets the heap grow to about
 // 16 MiB between collections instead (GOGC 400, whose floor is 16 MiB),
