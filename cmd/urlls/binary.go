@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"io"
 	"io/fs"
@@ -124,7 +125,27 @@ func skipNotice(path, kind string) string {
 
 // hasBinaryByte reports whether b holds a "binary data byte" of the WHATWG
 // MIME Sniffing standard (§7.2): 0x00-0x08, 0x0B, 0x0E-0x1A, 0x1C-0x1F.
+// Every file of a walk goes through it (its first 512 bytes), so it looks
+// at eight bytes at a time for one below 0x20, which text has only at its
+// line ends (a word in eight, in prose), and looks closer only then: a
+// byte at a time, it was 1.5% of a check of a tree.
 func hasBinaryByte(b []byte) bool {
+	const highs, spaces = 0x8080808080808080, 0x20 * 0x0101010101010101
+	for len(b) >= 8 {
+		w := binary.LittleEndian.Uint64(b)
+		// A byte below 0x20 borrows in w-spaces where w has its high bit
+		// clear (Hacker's Delight §6-1, "hasless"): no byte below 0x20,
+		// no bit set; a bit set may still come of a byte that is not.
+		if (w-spaces)&^w&highs != 0 && hasBinaryByteSlow(b[:8]) {
+			return true
+		}
+		b = b[8:]
+	}
+	return hasBinaryByteSlow(b)
+}
+
+// hasBinaryByteSlow is hasBinaryByte a byte at a time.
+func hasBinaryByteSlow(b []byte) bool {
 	for _, c := range b {
 		if c <= 0x08 || c == 0x0B || (c >= 0x0E && c <= 0x1A) || (c >= 0x1C && c <= 0x1F) {
 			return true

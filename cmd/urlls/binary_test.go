@@ -188,3 +188,39 @@ func FuzzBinaryKind(f *testing.F) {
 		}
 	})
 }
+
+// TestHasBinaryByte: every byte value, at every place of a word and after
+// the last whole word, against the byte-at-a-time definition; and beside
+// the bytes just above and below the ranges, which the word test must not
+// mistake for binary ones.
+func TestHasBinaryByte(t *testing.T) {
+	for c := range 256 {
+		for n := 1; n <= 20; n++ {
+			for at := range n {
+				b := bytes.Repeat([]byte("a"), n)
+				b[at] = byte(c)
+				if got, want := hasBinaryByte(b), hasBinaryByteSlow(b); got != want {
+					t.Fatalf("hasBinaryByte(%q) = %v, want %v", b, got, want)
+				}
+			}
+		}
+	}
+	for _, s := range []string{"\t\n\x0C\r\x1B \x7F\x80\xFF", "line one\nline two\r\n\tindented\n", strings.Repeat("é\n\t\x1B[0m", 40)} {
+		if hasBinaryByte([]byte(s)) {
+			t.Errorf("hasBinaryByte(%q) = true", s)
+		}
+	}
+}
+
+// FuzzHasBinaryByte: the word-at-a-time search says what the byte-at-a-time
+// one says.
+func FuzzHasBinaryByte(f *testing.F) {
+	for _, s := range []string{"", "text\n", "\x00", "aaaaaaa\x1F", "aaaaaaaa\x0B", "\t\n\r\x0C\x1B\x1B\x1B\x1B\x01"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if got, want := hasBinaryByte(b), hasBinaryByteSlow(b); got != want {
+			t.Errorf("hasBinaryByte(%q) = %v, want %v", b, got, want)
+		}
+	})
+}

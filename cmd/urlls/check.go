@@ -394,6 +394,7 @@ func realDir(dir string) string {
 // everything first and printed after would: the walks' errors, their
 // notices, the warnings, then each file's error in order.
 func (c *checker) run(e *env, cmd *command, paths []string, prepare, done func(*fileResult)) (ioErrors int) {
+	defer tuneGC()() // gctune.go: fewer collections while little is live
 	workers := runtime.GOMAXPROCS(0)
 	// The files go to the workers in batches of consecutive files: a file
 	// handed over alone costs the scheduler about what reading it costs.
@@ -408,6 +409,10 @@ func (c *checker) run(e *env, cmd *command, paths []string, prepare, done func(*
 	tickets := make(chan struct{}, ahead)
 	checked := make(chan int, ahead)     // the seq of each batch checked
 	slots := make([][]fileResult, ahead) // batch seq's results are in slots[seq%ahead]
+	// store[i] is the memory of slots[i], used by each batch of that slot
+	// in turn: done has seen the results of one, and they were zeroed,
+	// before the next is walked out (its ticket).
+	store := make([][]fileResult, ahead)
 	var walkErrs []error
 	var notices []string
 	go func() {
@@ -438,20 +443,30 @@ func (c *checker) run(e *env, cmd *command, paths []string, prepare, done func(*
 			defer wg.Done()
 			var buf []byte // reused from file to file when prepare lets go of the text
 			for b := range batches {
-				results := make([]fileResult, len(b.targets))
+				// The slot's slice, made once: results cost nothing
+				// to allocate.
+				results := store[b.seq%ahead]
+				if results == nil {
+					results = make([]fileResult, batchSize)
+					store[b.seq%ahead] = results
+				}
+				results = results[:len(b.targets)]
 				for i, t := range b.targets {
 					var scratch *[]byte
 					if c.reuseBuffers {
 						scratch = &buf
 					}
-					r := c.checkFileInto(t, e.stdin, scratch)
+					// Into the batch's slice: a result of its own would
+					// move to the heap (prepare takes its address), 432
+					// bytes a file.
+					r := &results[i]
+					*r = c.checkFileInto(t, e.stdin, scratch)
 					if prepare != nil && r.err == nil && r.binary == "" {
-						prepare(&r)
+						prepare(r)
 					}
 					if cap(buf) > maxReusedBuffer {
 						buf = nil // a huge file's buffer goes back to the heap
 					}
-					results[i] = r
 					c.progress.fileChecked()
 				}
 				slots[b.seq%ahead] = results

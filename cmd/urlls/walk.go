@@ -190,16 +190,27 @@ func (w *walker) dir(path, name string, top bool, parent *ignoreState) {
 		// path may be "/", name "." or "docs/".
 		join = func(dir, name string) string { return filepath.Join(dir, name) }
 	}
+	// names joins name and an entry's name: the same string as the path
+	// when the directory is named by its absolute path (one string a file
+	// instead of two).
+	names := func(full, n string) string {
+		if name == path {
+			return full
+		}
+		return join(name, n)
+	}
 	for _, e := range entries {
 		n := e.Name()
 		if e.IsDir() {
 			if skipDirs[n] || d.ignored(n, true) {
 				continue
 			}
-			w.dir(join(path, n), join(name, n), false, st)
+			full := join(path, n)
+			w.dir(full, names(full, n), false, st)
 			continue
 		}
-		w.file(d, join(path, n), join(name, n), e)
+		full := join(path, n)
+		w.file(d, full, names(full, n), e)
 	}
 }
 
