@@ -770,33 +770,25 @@ func (c *checker) configStop(dir, top string) string {
 // is remembered, and is its parent's unless it holds .git itself, so a
 // walk stats one .git a directory.
 func (c *checker) repoRoot(dir string) string {
-	c.mu.Lock()
-	root, ok := c.roots.get(dir)
-	c.mu.Unlock()
-	if ok {
-		return root
-	}
-	if fileio.IsRepoRoot(dir) {
-		root = dir
-	} else if parent := filepath.Dir(dir); parent != dir {
-		root = c.repoRoot(parent)
-	}
-	c.mu.Lock()
-	c.roots.put(dir, root)
-	c.mu.Unlock()
-	return root
+	return c.rootOf(dir, func() bool { return fileio.IsRepoRoot(dir) })
 }
 
 // listedRepoRoot is repoRoot(dir) for a directory whose listing was read:
 // hasGit says whether it holds .git, so that none is looked for.
 func (c *checker) listedRepoRoot(dir string, hasGit bool) string {
+	return c.rootOf(dir, func() bool { return hasGit })
+}
+
+// rootOf is repoRoot, told by isRoot whether dir holds .git when its answer
+// is not remembered yet.
+func (c *checker) rootOf(dir string, isRoot func() bool) string {
 	c.mu.Lock()
 	root, ok := c.roots.get(dir)
 	c.mu.Unlock()
 	if ok {
 		return root
 	}
-	if hasGit {
+	if isRoot() {
 		root = dir
 	} else if parent := filepath.Dir(dir); parent != dir {
 		root = c.repoRoot(parent)
