@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/urlls/urlls/analysis/samples"
 	"go.lsp.dev/protocol"
 	"go.uber.org/zap"
 )
@@ -22,24 +23,6 @@ import (
 // in one run, and compare the ratios (absolute times vary with the load):
 //
 //	go test ./lsp -run '^$' -bench 'EditToDiagnostics|FullAnalysis|Hover|Pathological|MemoryPerDocument' -benchtime 200x
-
-// ordinaryDocument returns about size bytes of prose with a URL per line
-// (one in ten with findings) and a blank line every eight lines: 1.14 MB
-// holds about 10k URLs.
-func ordinaryDocument(size int) []byte {
-	var b strings.Builder
-	for i := 0; b.Len() < size; i++ {
-		u := fmt.Sprintf("https://example.com/docs/section-%d/page.html?id=%d", i%97, i)
-		if i%10 == 0 {
-			u = fmt.Sprintf("http://example.org/a%%zz/~user/%d", i)
-		}
-		fmt.Fprintf(&b, "Line %d of the document talks about things and links to %s for more.\n", i, u)
-		if i%8 == 7 {
-			b.WriteString("\n")
-		}
-	}
-	return []byte(b.String()[:size])
-}
 
 // publishWaiter is a client that encodes each publication and lets a
 // benchmark wait for the one of a version.
@@ -134,7 +117,7 @@ var benchLanguages = []struct{ name, uri, lang string }{
 func BenchmarkEditToDiagnostics(b *testing.B) {
 	for _, l := range benchLanguages {
 		b.Run(l.name, func(b *testing.B) {
-			benchEdits(b, l.uri, l.lang, ordinaryDocument(1_140_000), 5000)
+			benchEdits(b, l.uri, l.lang, samples.Prose(1_140_000), 5000)
 		})
 	}
 }
@@ -157,7 +140,7 @@ func benchEdits(b *testing.B, uri, lang string, text []byte, off uint32) {
 // BenchmarkFullAnalysis: the analysis of the same document from scratch and
 // the diagnostics of its publication, what every edit cost before.
 func BenchmarkFullAnalysis(b *testing.B) {
-	text := ordinaryDocument(1_140_000)
+	text := samples.Prose(1_140_000)
 	for _, l := range benchLanguages {
 		b.Run(l.name, func(b *testing.B) {
 			s := newServer(nopClient{}, Options{Logger: zap.NewNop(), Debounce: time.Hour})
@@ -191,7 +174,7 @@ func (d *benchDocument) hover(b testing.TB) {
 func BenchmarkHoverAfterEdit(b *testing.B) {
 	for _, l := range benchLanguages {
 		b.Run(l.name, func(b *testing.B) {
-			d := openBench(b, l.uri, l.lang, ordinaryDocument(1_140_000))
+			d := openBench(b, l.uri, l.lang, samples.Prose(1_140_000))
 			defer d.s.stop()
 			var took []time.Duration
 			for b.Loop() {
@@ -212,7 +195,7 @@ func BenchmarkHoverAfterEdit(b *testing.B) {
 func BenchmarkHoverIdle(b *testing.B) {
 	for _, l := range benchLanguages {
 		b.Run(l.name, func(b *testing.B) {
-			d := openBench(b, l.uri, l.lang, ordinaryDocument(1_140_000))
+			d := openBench(b, l.uri, l.lang, samples.Prose(1_140_000))
 			defer d.s.stop()
 			var took []time.Duration
 			for b.Loop() {
@@ -251,7 +234,7 @@ func BenchmarkPathological(b *testing.B) {
 		for _, kind := range []string{doc.name, "ordinary-" + doc.name} {
 			text := doc.text
 			if kind != doc.name {
-				text = ordinaryDocument(len(doc.text))
+				text = samples.Prose(len(doc.text))
 			}
 			b.Run("open/"+kind, func(b *testing.B) {
 				b.SetBytes(int64(len(text)))
@@ -296,7 +279,7 @@ func BenchmarkPathological(b *testing.B) {
 // them, less the heap before, over n.
 func BenchmarkMemoryPerDocument(b *testing.B) {
 	const n = 8
-	text := ordinaryDocument(1_140_000)
+	text := samples.Prose(1_140_000)
 	for _, l := range benchLanguages {
 		b.Run(l.name, func(b *testing.B) {
 			for b.Loop() {

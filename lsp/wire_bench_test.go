@@ -15,6 +15,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/urlls/urlls/analysis/samples"
 )
 
 // The benchmarks of issue 12 through the server's stdio protocol, as a
@@ -290,7 +292,7 @@ func BenchmarkWireHover(b *testing.B) {
 			c := startWireClient(b)
 			uri := "file:///bench/wire/" + l.uri[len("file:///bench/"):]
 			version := 1
-			c.open(b, uri, l.lang, version, ordinaryDocument(1_140_000))
+			c.open(b, uri, l.lang, version, samples.Prose(1_140_000))
 			c.waitPublished(b, uri, version)
 			var idle, after wirePercentiles
 			for b.Loop() {
@@ -326,7 +328,7 @@ func BenchmarkWirePathological(b *testing.B) {
 	for _, doc := range pathologicalDocuments() {
 		b.Run(doc.name, func(b *testing.B) {
 			c := startWireClient(b)
-			texts := [2][]byte{doc.text, ordinaryDocument(len(doc.text))}
+			texts := [2][]byte{doc.text, samples.Prose(len(doc.text))}
 			var open, edit [2]wirePercentiles
 			n := 0
 			for b.Loop() {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/urlls/urlls/analysis/parser"
+	"github.com/urlls/urlls/analysis/samples"
 )
 
 func benchmarkURL(b *testing.B, url string) {
@@ -199,37 +200,17 @@ func benchmarkLines(b *testing.B, docOf func([]byte) []byte) {
 	}
 }
 
-// proseDoc is what an ordinary document of size bytes is: prose with a URL
-// a line, all different, one in ten with findings (a bad escape and a
-// "~"), and a blank line every eight lines, cut to size (the language
-// server's benchmarks use the same document, lsp.ordinaryDocument). It is
-// the peer issue 12 means by "an ordinary document of the same size".
-func proseDoc(size int) []byte {
-	var b strings.Builder
-	for i := 0; b.Len() < size; i++ {
-		u := fmt.Sprintf("https://example.com/docs/section-%d/page.html?id=%d", i%97, i)
-		if i%10 == 0 {
-			u = fmt.Sprintf("http://example.org/a%%zz/~user/%d", i)
-		}
-		fmt.Fprintf(&b, "Line %d of the document talks about things and links to %s for more.\n", i, u)
-		if i%8 == 7 {
-			b.WriteString("\n")
-		}
-	}
-	return []byte(b.String()[:size])
-}
-
 // BenchmarkPathologicalRatio checks each pathological line and its peers of
 // the same size in turn, so that all see the same load on a busy machine,
 // and reports the ratios of their times. The headline,
-// pathological/ordinary, is against proseDoc, an ordinary document (at most
+// pathological/ordinary, is against samples.Prose, an ordinary document (at most
 // 3 is the goal); the others are against denser peers, three URLs a line:
 // ordinaryDoc, which repeats three URLs, none wrong (a repeated URL's
 // findings are remembered, urlMemo), and ordinaryDistinctDoc, whose URLs
 // are all different. One op is one check of each.
 func BenchmarkPathologicalRatio(b *testing.B) {
 	for _, tc := range pathologicalLines {
-		prose := proseDoc(len(tc.doc))
+		prose := samples.Prose(len(tc.doc))
 		dense := ordinaryDoc(len(tc.doc))
 		distinct := ordinaryDistinctDoc(len(tc.doc))
 		b.Run(tc.name, func(b *testing.B) {

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/urlls/urlls/analysis/samples"
 )
 
 // pathological are inputs that make naive tokenizers quadratic (a search
@@ -116,24 +118,6 @@ func distinctBadURLs(n int) string {
 	return b.String()
 }
 
-// ordinaryProse is the checks' ordinary document of size bytes (proseDoc in
-// analysis/checks): prose with a URL a line, one in ten with findings, a
-// blank line every eight lines.
-func ordinaryProse(size int) string {
-	var b strings.Builder
-	for i := 0; b.Len() < size; i++ {
-		u := fmt.Sprintf("https://example.com/docs/section-%d/page.html?id=%d", i%97, i)
-		if i%10 == 0 {
-			u = fmt.Sprintf("http://example.org/a%%zz/~user/%d", i)
-		}
-		fmt.Fprintf(&b, "Line %d of the document talks about things and links to %s for more.\n", i, u)
-		if i%8 == 7 {
-			b.WriteString("\n")
-		}
-	}
-	return b.String()[:size]
-}
-
 // inMode puts text where the scanner of lang reads it as running text: as
 // it is in plain text and Markdown, in a block comment in Go, in a <p> in
 // HTML.
@@ -148,13 +132,13 @@ func inMode(text, lang string) []byte {
 }
 
 // BenchmarkScanPathologicalRatio scans each pathological line (pathoLines)
-// and the ordinary prose of the same size (ordinaryProse) in turn, in
+// and the ordinary prose of the same size (samples.Prose) in turn, in
 // every mode, so that both see the same load on a busy machine, and
 // reports the ratio of their times: the scanner's share of issue 12's "≤ 3x
 // an ordinary document of the same size". One op is one scan of each.
 func BenchmarkScanPathologicalRatio(b *testing.B) {
 	for _, tc := range pathoLines {
-		prose := ordinaryProse(len(tc.line))
+		prose := string(samples.Prose(len(tc.line)))
 		for _, lang := range []string{"plaintext", "markdown", "go", "html"} {
 			patho, ord := inMode(tc.line, lang), inMode(prose, lang)
 			b.Run(tc.name+"/"+lang, func(b *testing.B) {
