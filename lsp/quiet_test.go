@@ -107,3 +107,53 @@ func TestDocTextSlice(t *testing.T) {
 		}
 	}
 }
+
+// TestQuietAnswerGrace: a request stays busy while its answer is written,
+// and the analyses wait answerGrace after that answer for the client to
+// read it; a notification sets no grace.
+func TestQuietAnswerGrace(t *testing.T) {
+	var q quiet
+	h := ordered(func(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
+		return reply(ctx, nil, nil)
+	}, &q)
+	busyWhileWriting := make(chan int, 1)
+	written := make(chan time.Time, 1)
+	call, err := jsonrpc2.NewCall(jsonrpc2.NewNumberID(1), "textDocument/hover", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h(context.Background(), func(context.Context, any, error) error {
+		q.mu.Lock()
+		busyWhileWriting <- q.busy
+		q.mu.Unlock()
+		written <- time.Now()
+		return nil
+	}, call)
+	if n := <-busyWhileWriting; n != 1 {
+		t.Fatalf("%d messages busy while the answer was written, want 1", n)
+	}
+	answeredAt := <-written
+	q.wait(context.Background())
+	if waited := time.Since(answeredAt); waited < answerGrace {
+		t.Fatalf("an analysis went %v after an answer, before answerGrace (%v)", waited, answerGrace)
+	}
+
+	// A notification has no answer for the client to read: it sets no
+	// grace.
+	q.mu.Lock()
+	before := q.answer
+	q.mu.Unlock()
+	n, err := jsonrpc2.NewNotification("textDocument/didChange", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	h(context.Background(), func(context.Context, any, error) error { close(done); return nil }, n)
+	<-done
+	q.wait(context.Background()) // after its end
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.busy != 0 || !q.answer.Equal(before) {
+		t.Fatalf("after a notification: %d busy, answer moved from %v to %v", q.busy, before, q.answer)
+	}
+}
