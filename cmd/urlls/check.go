@@ -394,7 +394,7 @@ func realDir(dir string) string {
 // everything first and printed after would: the walks' errors, their
 // notices, the warnings, then each file's error in order.
 func (c *checker) run(e *env, cmd *command, paths []string, prepare, done func(*fileResult)) (ioErrors int) {
-	defer tuneGC(true)() // gctune.go: fewer collections while little is live
+	defer tuneGC()() // gctune.go: fewer collections while little is live
 	workers := runtime.GOMAXPROCS(0)
 	// The files go to the workers in batches of consecutive files: a file
 	// handed over alone costs the scheduler about what reading it costs.

@@ -25,16 +25,11 @@ import (
 // above the heap's goal, so that a large file is collected as Go would
 // collect it and the limit never makes the collector run all the time.
 //
-// urlls serve runs under the same percentage (serve.go), for the same
-// reason: a few open documents keep little live (about 3 MB for a 1 MB
-// document) and each edit's analysis allocates several times that, so that
-// Go's default collected at about every other edit of a 1 MB document,
-// beside its analysis. But not under the memory limit: the server's live
-// heap and the rest of the runtime's memory were close enough to 16 MiB
-// that the limit bound all the time, and the loop of an edit and a hover
-// through stdio took 1.4x as long as with Go's default. Its memory is
-// bounded by the percentage alone: at most about 5x a small live heap, and
-// 2x, Go's default, from a live heap of 16 MiB.
+// urlls serve runs under the same tuning (serve.go), for the same reason:
+// a few open documents keep little live (about 3 MB for a 1 MB document)
+// and each edit's analysis allocates several times that; its memory stays
+// bounded the same way, the limit following the live heap as documents
+// open.
 //
 // GOGC or GOMEMLIMIT in the environment turn the tuning off: the user
 // decided.
@@ -69,17 +64,14 @@ var gcTuning struct {
 	cycle        uint64 // bumped at each start: a sentinel of an older one stops
 	percent      int    // what was in force before the first run
 	limit        int64
-	limited      bool // the first run set a memory limit (check), not only the percentage (serve)
-	tunedCycles  int  // the collections after which the settings were made again (tests)
-	tunedPercent int  // the last percentage set (tests)
+	tunedCycles  int // the collections after which the settings were made again (tests)
+	tunedPercent int // the last percentage set (tests)
 }
 
-// tuneGC tunes the garbage collector for a check run (limited: the
-// percentage and the memory limit) or a server's session (the percentage
-// only), unless the environment sets GOGC or GOMEMLIMIT, and returns the
-// function that ends the tuning. Overlapping runs (tests) keep the
-// tuning of the first.
-func tuneGC(limited bool) (end func()) {
+// tuneGC tunes the garbage collector for a check run (or a server's
+// session), unless the environment sets GOGC or GOMEMLIMIT, and returns
+// the function that ends the tuning.
+func tuneGC() (end func()) {
 	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
 		return func() {}
 	}
@@ -90,12 +82,8 @@ func tuneGC(limited bool) (end func()) {
 	if t.runs == 1 {
 		t.cycle++
 		percent, limit := gcSettings(liveHeap())
-		t.limited = limited
 		t.percent = debug.SetGCPercent(percent)
-		t.limit = debug.SetMemoryLimit(-1) // reads it
-		if limited {
-			debug.SetMemoryLimit(limit)
-		}
+		t.limit = debug.SetMemoryLimit(limit)
 		t.tunedPercent = percent
 		armGCSentinel(t.cycle)
 	}
@@ -136,9 +124,7 @@ func onGC(s *gcSentinel) {
 	}
 	percent, limit := gcSettings(liveHeap())
 	debug.SetGCPercent(percent)
-	if t.limited {
-		debug.SetMemoryLimit(limit)
-	}
+	debug.SetMemoryLimit(limit)
 	t.tunedCycles++
 	t.tunedPercent = percent
 	armGCSentinel(s.cycle)

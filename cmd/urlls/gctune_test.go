@@ -47,8 +47,8 @@ func TestTuneGC(t *testing.T) {
 	defer debug.SetGCPercent(before)
 	limitBefore := debug.SetMemoryLimit(-1)
 
-	end1 := tuneGC(true)
-	end2 := tuneGC(true) // an overlapping run
+	end1 := tuneGC()
+	end2 := tuneGC() // an overlapping run
 	if p := gcPercent(); p < 100 || p > gcMaxPercent {
 		t.Errorf("percent %d during a run", p)
 	}
@@ -90,39 +90,8 @@ func TestTuneGC(t *testing.T) {
 		t.Errorf("percent %d set after the tuning ended", p)
 	}
 
-	// A server's session: the percentage, never a memory limit, also
-	// after the collections that tune it again.
-	endServe := tuneGC(false)
-	if p := gcPercent(); p < 100 || p > gcMaxPercent {
-		t.Errorf("percent %d during a session", p)
-	}
-	gcTuning.mu.Lock()
-	cycles = gcTuning.tunedCycles
-	gcTuning.mu.Unlock()
-	for deadline := time.Now().Add(10 * time.Second); ; {
-		runtime.GC()
-		runtime.Gosched()
-		gcTuning.mu.Lock()
-		n := gcTuning.tunedCycles
-		gcTuning.mu.Unlock()
-		if n > cycles {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("no collection reached the tuning of a session")
-		}
-		time.Sleep(time.Millisecond)
-	}
-	if l := debug.SetMemoryLimit(-1); l != limitBefore {
-		t.Errorf("memory limit %d during a session, want %d (none set)", l, limitBefore)
-	}
-	endServe()
-	if p := debug.SetGCPercent(100); p != 100 {
-		t.Errorf("percent %d after the session, want 100", p)
-	}
-
 	t.Setenv("GOGC", "100")
-	end := tuneGC(true)
+	end := tuneGC()
 	if p := debug.SetGCPercent(100); p != 100 {
 		t.Errorf("percent %d with GOGC=100 in the environment", p)
 	}
