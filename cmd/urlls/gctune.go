@@ -25,12 +25,6 @@ import (
 // above the heap's goal, so that a large file is collected as Go would
 // collect it and the limit never makes the collector run all the time.
 //
-// urlls serve runs under the same tuning (serve.go), for the same reason:
-// a few open documents keep little live (about 3 MB for a 1 MB document)
-// and each edit's analysis allocates several times that; its memory stays
-// bounded the same way, the limit following the live heap as documents
-// open.
-//
 // GOGC or GOMEMLIMIT in the environment turn the tuning off: the user
 // decided.
 
@@ -68,9 +62,9 @@ var gcTuning struct {
 	tunedPercent int // the last percentage set (tests)
 }
 
-// tuneGC tunes the garbage collector for a check run (or a server's
-// session), unless the environment sets GOGC or GOMEMLIMIT, and returns
-// the function that ends the tuning.
+// tuneGC tunes the garbage collector for a check run, unless the
+// environment sets GOGC or GOMEMLIMIT, and returns the function that ends
+// the tuning.
 func tuneGC() (end func()) {
 	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
 		return func() {}

@@ -54,11 +54,6 @@ func runServe(e *env, cmd *command, args []string) int {
 	}
 	v, _ := version()
 	logger.Info("urlls language server starting", zap.String("version", v))
-	// The collector tuned as for check (gctune.go): an edit's analysis
-	// allocates several times the little that a few open documents keep
-	// live, and with Go's default a collection ran at about every other
-	// edit of a 1 MB document, beside the analysis on two cores.
-	defer tuneGC()()
 	return lsp.Serve(context.Background(), stdio{in: e.stdin, out: e.stdout}, lsp.Options{Logger: logger, Version: v})
 }
 
