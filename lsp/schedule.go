@@ -24,21 +24,24 @@ func ordered(handler jsonrpc2.Handler, busy *quiet) jsonrpc2.Handler {
 	return func(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
 		wait := next
 		next = make(chan struct{})
-		var letGoOnce, doneOnce sync.Once
+		var once sync.Once
 		unlock := next
 		busy.add()
-		letGo := func() { letGoOnce.Do(func() { close(unlock) }) }
 		free := func() {
-			letGo()
-			doneOnce.Do(busy.done)
+			once.Do(func() {
+				close(unlock)
+				busy.done()
+			})
 		}
 		_, isCall := req.(*jsonrpc2.Call)
 		inner := reply
 		reply = func(ctx context.Context, result any, err error) error {
-			// The messages behind go now, but the message stays busy
-			// until its answer is written, and the analyses then give
-			// the client the time to read it (answerGrace).
-			letGo()
+			// The answer is written before the messages behind go, so
+			// that answers leave in the order their messages came (a
+			// client's probe after a bad message sees its error first);
+			// the analyses then give the client the time to read it
+			// (answerGrace). A request that waits for an analysis has
+			// let the queue go already (release).
 			werr := inner(ctx, result, err)
 			if isCall {
 				busy.answered()
