@@ -399,6 +399,12 @@ func (sc *scanner) bareAt(i, j, b int, o bareOpts) (int, bool) {
 	if !ok {
 		return 0, false
 	}
+	if linkTagBefore(doc, i) {
+		// "{@link https://x.org/a|the text}": JSDoc's "|" (and the
+		// "}" that closes the tag) end the URL; what follows is the
+		// link's text.
+		o.pipe = true
+	}
 	var quote rune
 	if o.ctx == Bare && i > 0 {
 		switch r, _ := utf8.DecodeLastRune(doc[:i]); r {
@@ -416,6 +422,42 @@ func (sc *scanner) bareAt(i, j, b int, o bareOpts) (int, bool) {
 	}
 	sc.emit(q, o.ctx, false)
 	return q.end, true
+}
+
+// linkTags are the inline tags of JSDoc and TSDoc whose target may be a
+// URL: "{@link https://x.org/a|text}", "{@link https://x.org/a text}",
+// "[text]{@link https://x.org/a}".
+var linkTags = []string{"{@link", "{@linkcode", "{@linkplain"}
+
+// maxLinkTagGap bounds the white space and comment decoration (" * " at
+// the start of a comment's next line) between an inline link tag and its
+// URL.
+const maxLinkTagGap = 32
+
+// linkTagBefore reports whether the URL at doc[i] is the target of a
+// JSDoc or TSDoc inline link tag (linkTags): the tag, then white space,
+// which may break the line and hold a block comment's "*" decoration
+// ("{@link\n *   https://x.org/a|text}"). There a "|" separates the URL
+// from the link's text: JSDoc's syntax, not a character of the URL.
+func linkTagBefore(doc []byte, i int) bool {
+	k := i
+	for k > 0 && i-k < maxLinkTagGap {
+		switch doc[k-1] {
+		case ' ', '\t', '\n', '\r', '*':
+			k--
+			continue
+		}
+		break
+	}
+	if k == i || doc[i-1] == '*' {
+		return false
+	}
+	for _, t := range linkTags {
+		if k >= len(t) && string(doc[k-len(t):k]) == t {
+			return true
+		}
+	}
+	return false
 }
 
 // bareURL returns the bare URL whose scheme is doc[s:colon], or false when

@@ -66,6 +66,9 @@
 //     one. The checks mask what Placeholders finds.
 //   - After a quote, "http://…" and 'http://…' are Quoted; the quote ends
 //     the URL, white space too.
+//   - The target of a JSDoc or TSDoc inline link tag ("{@link
+//     https://x.org/a|text}", "{@linkcode …}", "{@linkplain …}") ends at
+//     the "|" that starts the link's text (linkTagBefore).
 //   - <URL:…> and <scheme:…> may span up to 8 line breaks, not a blank
 //     line, and their white space is removed (RFC 1738 appendix); a hyphen
 //     before a line break is kept, and nothing is trimmed. <URL:…> may hold
