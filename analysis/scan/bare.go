@@ -395,6 +395,11 @@ const shortGap = 24
 // boundary, if schemeStart accepts it, and returns its end.
 func (sc *scanner) bareAt(i, j, b int, o bareOpts) (int, bool) {
 	doc := sc.doc
+	if escapeLetterAt(doc, i) && i+1 < j && isAlpha(doc[i+1]) {
+		// "URL:\nhttps://x.org", "\thttps://x.org": the letter is an
+		// escape sequence's (a line break, a tab), not the scheme's.
+		i++
+	}
 	colon, ok := schemeStart(doc, i, j, b)
 	if !ok {
 		return 0, false
@@ -422,6 +427,26 @@ func (sc *scanner) bareAt(i, j, b int, o bareOpts) (int, bool) {
 	}
 	sc.emit(q, o.ctx, false)
 	return q.end, true
+}
+
+// escapeLetterAt reports whether doc[i] is the letter of a backslash
+// escape sequence of string literals that stands for a control character
+// ("\n", "\t", "\r", "\f", "\v", and "\b", which is a word boundary in a
+// regular expression): the backslash before it is not itself escaped.
+func escapeLetterAt(doc []byte, i int) bool {
+	if i == 0 || doc[i-1] != '\\' {
+		return false
+	}
+	switch doc[i] {
+	case 'n', 't', 'r', 'f', 'v', 'b':
+	default:
+		return false
+	}
+	n := 0
+	for k := i - 1; k >= 0 && doc[k] == '\\' && n < 64; k-- {
+		n++
+	}
+	return n%2 == 1
 }
 
 // linkTags are the inline tags of JSDoc and TSDoc whose target may be a

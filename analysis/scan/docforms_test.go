@@ -19,3 +19,19 @@ func TestLinkTags(t *testing.T) {
 			[]w{{ctx: Code}, {ctx: Code}}},
 	})
 }
+
+// TestEscapeBeforeScheme: the letter of an escape sequence before a
+// scheme ("\nhttps://…" in a string literal, or quoted in a comment) is not
+// part of the scheme; an escaped backslash leaves the letter a letter.
+func TestEscapeBeforeScheme(t *testing.T) {
+	runScanCases(t, []scanCase{
+		{"template literal", "javascript", "throw new Error(`visit the following URL:\\n\\n⟦https://console.example.com/iam?project=⟧${id}`);",
+			[]w{{ctx: Code}}},
+		{"single-quoted string", "javascript", `console.log('\tin Nightwatch v2:\n\t\t⟦https://forms.gle/zBhbjdsDE77hTHSB7⟧\n');`,
+			[]w{{ctx: Code}}},
+		{"comment quoting a string", "javascript", `// Example: "Authenticate your account at:\n⟦https://www.npmjs.com/auth/cli/xyz⟧"`,
+			[]w{{ctx: Code}}},
+		{"plain text", "plaintext", `a regex \b⟦https://x.org/⟧ and \r\n⟦http://y.org/⟧`, []w{{}, {}}},
+		{"escaped backslash", "plaintext", `C:\\⟦nhttp://x.org/⟧`, []w{{}}},
+	})
+}

@@ -51,6 +51,10 @@
 //     emphasis ("_http://a.com_"). A cased non-ASCII letter ("é", "α", "я")
 //     is part of the word too; an uncased one (CJK, Thai, Hangul) is not,
 //     as those scripts put no spaces between words and URLs.
+//     The letter of an escape sequence that stands for a control
+//     character ("\n", "\t", "\r", "\f", "\v", "\b") is not a scheme's:
+//     "URL:\nhttps://x.org" in a string, or quoted in a comment, holds
+//     https://x.org (escapeLetterAt).
 //   - A bare URL ends at white space and controls, < > " and the backquote,
 //     non-ASCII white space, Unicode quotation marks and CJK/full-width
 //     punctuation; not at | { } ^ \ [ ] ~, non-ASCII letters or a bad "%zz",
