@@ -420,6 +420,10 @@ func (sc *scanner) bareAt(i, j, b int, o bareOpts) (int, bool) {
 		case '‘':
 			o.ctx = Quoted
 		}
+	} else if o.ctx == Code && i > 0 && doc[i-1] == '\'' {
+		// In a comment or a string literal too, "'https://'로" (a Korean
+		// particle after the quote) ends at the quote.
+		quote = '\''
 	}
 	q, ok := sc.bareURL(i, colon, b, o, quote)
 	if !ok {

@@ -35,3 +35,14 @@ func TestEscapeBeforeScheme(t *testing.T) {
 		{"escaped backslash", "plaintext", `C:\\⟦nhttp://x.org/⟧`, []w{{}}},
 	})
 }
+
+// TestQuotedInCode: in a comment or a string literal, a URL right after a
+// "'" ends at the next one, as in plain text: a word written right after
+// the closing quote (a Korean particle) is not part of it.
+func TestQuotedInCode(t *testing.T) {
+	runScanCases(t, []scanCase{
+		{"string", "typescript", `readonly m: "hostedBaseUrl은 'http://' 또는 '⟦https://a.org⟧'로 시작해야 합니다";`, []w{{ctx: Code}}},
+		{"comment", "go", `// 'http://' 또는 '⟦https://a.org/x⟧'로`, []w{{ctx: Code}}},
+		{"as in plain text", "plaintext", `'http://' 또는 '⟦https://a.org/x⟧'로`, []w{{ctx: Quoted}}},
+	})
+}

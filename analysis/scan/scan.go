@@ -69,7 +69,8 @@
 //     tag name ("https://github.com/<user>/<repo>"); "${HOST}" never ended
 //     one. The checks mask what Placeholders finds.
 //   - After a quote, "http://…" and 'http://…' are Quoted; the quote ends
-//     the URL, white space too.
+//     the URL, white space too. In comments and string literals of code,
+//     'http://…' ends at its closing quote too (its context stays Code).
 //   - The target of a JSDoc or TSDoc inline link tag ("{@link
 //     https://x.org/a|text}", "{@linkcode …}", "{@linkplain …}") ends at
 //     the "|" that starts the link's text (linkTagBefore).
