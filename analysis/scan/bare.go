@@ -541,6 +541,9 @@ scan:
 		if endsURL(r) || r == quote && quote != 0 {
 			break
 		}
+		if r == '&' && !u.dec && delimiterRef(doc, i, lim) {
+			break
+		}
 		if !u.dec && (o.brackets && (r == '[' || r == ']') || o.pipe && r == '|') {
 			break
 		}
@@ -642,6 +645,25 @@ trim:
 		}
 	}
 	return q, false
+}
+
+// delimiterRefs are the character references of the characters that end
+// a URL in text: "<", ">" and the quotation mark.
+var delimiterRefs = []string{"&lt;", "&gt;", "&quot;", "&#60;", "&#62;", "&#34;", "&#x3c;", "&#x3e;", "&#x22;"}
+
+// delimiterRef reports whether a character reference to "<", ">" or '"'
+// starts at doc[i] == '&' (any case). Where references are not decoded (plain
+// text, comments, string literals), such a reference is HTML written as
+// text, escaped: a Javadoc or JSDoc comment's "&lt;a href=&quot;http://x.org&quot;&gt;"
+// or "http://x.org&lt;/a&gt;". It ends the URL, as the character it stands for
+// would; no URL spells these characters so.
+func delimiterRef(doc []byte, i, lim int) bool {
+	for _, ref := range delimiterRefs {
+		if hasPrefixFold(doc[i:lim], ref) {
+			return true
+		}
+	}
+	return false
 }
 
 // plainURLByte are the ASCII bytes that bareURL takes as they are in every

@@ -46,3 +46,17 @@ func TestQuotedInCode(t *testing.T) {
 		{"as in plain text", "plaintext", `'http://' 또는 '⟦https://a.org/x⟧'로`, []w{{ctx: Quoted}}},
 	})
 }
+
+// TestDelimiterRefs: where references are not decoded, "&lt;", "&gt;" and
+// "&quot;" end a URL, as the characters they stand for would; where they
+// are decoded (HTML, Markdown) they always did.
+func TestDelimiterRefs(t *testing.T) {
+	runScanCases(t, []scanCase{
+		{"escaped markup in a comment", "javascript",
+			"// `You should go to &lt;a href=\"⟦http://www.yahoo.com⟧\"&gt;⟦http://www.yahoo.com⟧&lt;/a&gt;`",
+			[]w{{ctx: Code}, {ctx: Code}}},
+		{"quotes in plain text", "plaintext", "&lt;a href=&quot;⟦http://a.org/x⟧&quot;&GT; and ⟦http://b.org/?a=1&lt=2⟧ ⟦http://c.org/⟧&#60;",
+			[]w{{}, {}, {}}},
+		{"string literal", "java", `s = "⟦http://a.org/x⟧&gt;";`, []w{{ctx: Code}}},
+	})
+}

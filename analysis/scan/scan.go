@@ -57,7 +57,10 @@
 //     https://x.org (escapeLetterAt).
 //   - A bare URL ends at white space and controls, < > " and the backquote,
 //     non-ASCII white space, Unicode quotation marks and CJK/full-width
-//     punctuation; not at | { } ^ \ [ ] ~, non-ASCII letters or a bad "%zz",
+//     punctuation, and where references are not decoded (plain text,
+//     comments, string literals) at "&lt;", "&gt;" and "&quot;", HTML
+//     written as text (delimiterRef); not at | { } ^ \ [ ] ~, non-ASCII
+//     letters or a bad "%zz",
 //     which stay in it to be reported. Then . , : ; ! ? * _ ~ and "…" are
 //     dropped from its end, repeatedly, and "'" when unbalanced; a closing
 //     ) ] } without its opening partner ends it.
