@@ -544,6 +544,12 @@ scan:
 		if r == '&' && !u.dec && delimiterRef(doc, i, lim) {
 			break
 		}
+		if r == '\\' && !u.dec && i+1 < lim && (doc[i+1] == '"' || doc[i+1] == '\'' && quote != 0) {
+			// An escaped quote (JSON or a string literal quoted in a
+			// comment: "{\"url\":\"https://x.org\"}") ends the URL
+			// as the quote does.
+			break
+		}
 		if !u.dec && (o.brackets && (r == '[' || r == ']') || o.pipe && r == '|') {
 			break
 		}

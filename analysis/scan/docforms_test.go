@@ -60,3 +60,16 @@ func TestDelimiterRefs(t *testing.T) {
 		{"string literal", "java", `s = "⟦http://a.org/x⟧&gt;";`, []w{{ctx: Code}}},
 	})
 }
+
+// TestEscapedQuote: where escapes are not decoded, an escaped quote ends a
+// URL as the quote would: JSON or a string literal quoted in a comment.
+func TestEscapedQuote(t *testing.T) {
+	runScanCases(t, []scanCase{
+		{"JSON in a comment", "typescript",
+			`// {"type":"verbose","data":"Request \"⟦https://registry.npmjs.org/@angular%2fnon-existent⟧\" finished"}`,
+			[]w{{ctx: Code}}},
+		{"single quotes", "plaintext", `s = '\'⟦http://a.org/x⟧\''`, []w{{ctx: Quoted}}},
+		{"decoded in a string", "javascript", `s = "\"⟦http://a.org/x⟧\""`, []w{{ctx: Code}}},
+		{"a backslash alone stays", "plaintext", `⟦http://a.org/x\y⟧`, []w{{}}},
+	})
+}

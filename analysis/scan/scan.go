@@ -59,7 +59,8 @@
 //     non-ASCII white space, Unicode quotation marks and CJK/full-width
 //     punctuation, and where references are not decoded (plain text,
 //     comments, string literals) at "&lt;", "&gt;" and "&quot;", HTML
-//     written as text (delimiterRef); not at | { } ^ \ [ ] ~, non-ASCII
+//     written as text (delimiterRef), and at an escaped quote (\" in JSON
+//     quoted in a comment); not at | { } ^ \ [ ] ~, non-ASCII
 //     letters or a bad "%zz",
 //     which stay in it to be reported. Then . , : ; ! ? * _ ~ and "…" are
 //     dropped from its end, repeatedly, and "'" when unbalanced; a closing
