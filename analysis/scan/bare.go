@@ -400,6 +400,11 @@ func (sc *scanner) bareAt(i, j, b int, o bareOpts) (int, bool) {
 		// escape sequence's (a line break, a tab), not the scheme's.
 		i++
 	}
+	if i > 0 && doc[i-1] == '^' {
+		// "^https://([^.]+)\.github\.io/": a regular expression
+		// anchored at its start, a pattern of URLs and not one.
+		return 0, false
+	}
 	colon, ok := schemeStart(doc, i, j, b)
 	if !ok {
 		return 0, false

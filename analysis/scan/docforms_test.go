@@ -73,3 +73,13 @@ func TestEscapedQuote(t *testing.T) {
 		{"a backslash alone stays", "plaintext", `⟦http://a.org/x\y⟧`, []w{{}}},
 	})
 }
+
+// TestAnchoredPattern: a scheme right after "^" starts a regular
+// expression, not a URL.
+func TestAnchoredPattern(t *testing.T) {
+	runScanCases(t, []scanCase{
+		{"string", "javascript", `const githubPages = regEx('^https://([^.]+).github.com/([^/]+)$');`, nil},
+		{"template literal", "javascript", "regEx(`^https://hex\\\\.pm/api/repos/(?<organization>[a-z0-9_]+)/$`)", nil},
+		{"plain text", "plaintext", `match ^http://a\.org/ but ⟦http://b.org/⟧`, []w{{}}},
+	})
+}

@@ -51,6 +51,8 @@
 //     emphasis ("_http://a.com_"). A cased non-ASCII letter ("é", "α", "я")
 //     is part of the word too; an uncased one (CJK, Thai, Hangul) is not,
 //     as those scripts put no spaces between words and URLs.
+//     A scheme right after "^" starts a regular expression
+//     ("^https://([^.]+)\.github\.io/"), not a URL.
 //     The letter of an escape sequence that stands for a control
 //     character ("\n", "\t", "\r", "\f", "\v", "\b") is not a scheme's:
 //     "URL:\nhttps://x.org" in a string, or quoted in a comment, holds
