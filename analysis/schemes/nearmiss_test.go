@@ -23,6 +23,7 @@ func TestNearMiss(t *testing.T) {
 		{"hxxp", ""},
 		{"hxxps", ""},
 		{"tcp", ""},
+		{"tcps", ""}, // Oracle Net's TCP with TLS, two edits from https
 		{"udp", ""},
 		{"ws", ""},
 		{"note", ""},
