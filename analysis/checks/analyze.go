@@ -1088,9 +1088,16 @@ func allLetters(s string) bool {
 }
 
 // portWord reports whether a port is written as a word ("port", "PORT",
-// "port_number"): a placeholder for the number.
+// "port_number"): a placeholder for the number. Words joined by ":" are
+// one too: "http://unix:SOCK_PATH:URL_PATH", the form in which got,
+// request and wait-on document HTTP over a Unix socket.
 func portWord(s string) bool {
-	return len(s) >= 2 && allLetters(strings.ReplaceAll(s, "_", ""))
+	for w := range strings.SplitSeq(s, ":") {
+		if len(w) < 2 || !allLetters(strings.ReplaceAll(w, "_", "")) {
+			return false
+		}
+	}
+	return true
 }
 
 func allDigits(s string) bool {

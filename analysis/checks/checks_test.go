@@ -265,6 +265,9 @@ func TestCodes(t *testing.T) {
 		{name: "template/glob", url: "http://{site,host}.host[1-5].example/", want: nil},
 		{name: "template/wildcard-host", url: "https://*.*.sanity.io/**", want: nil},
 		{name: "template/port-word", url: "ftp://user:pass@host:port/", want: nil},
+		{name: "template/port-words", url: "http://unix:SOCK_PATH:URL_PATH", want: nil},
+		{name: "template/port-words-and-digits", url: "http://unix:SOCK:80", want: []got{
+			{codeSyntax, 12, "S", `unexpected "S" in httpurl › hostport: expected port`, ""}}},
 		{name: "template/ellipsis", url: "https://...url.../x", want: nil},
 		{name: "fragment-route", url: "https://matrix.to/#/#jsdom:matrix.org", want: nil},
 		{name: "fragment-route/hashbang", url: "https://x.org/#!/a#b", want: nil},
