@@ -29,7 +29,7 @@ type Span struct{ Start, End int }
 //   - glob ranges, as curl and shells expand them: "[1-100]", "[a-z]",
 //     "[001-120:10]";
 //   - optional parts as a synopsis brackets them, before any "?" or "#":
-//     "[user@]", "[:port]", "[[:#]port]", and after one of those any
+//     "[user@]", "[:port]", "[[:#]port]", "[/path]", and after one of those any
 //     bracketed word ("~[user]"), as git's and Vim's documentation write
 //     the forms of a URL ("ssh://[user@]host.xz[:port]/~[user]/path/");
 //   - printf and Python format verbs where they are not an escape and end a
@@ -314,7 +314,8 @@ func globRange(s string, i int) (int, bool) {
 // form at s[i] == '[', as synopses write them: bracketed text, brackets
 // nested, no space, closed within maxPlaceholder bytes, that ends with "@"
 // after a letter ("[user@]", an optional userinfo), starts with ":" and a
-// letter ("[:port]"), starts with another bracket ("[[:#]port]"), or is a
+// letter ("[:port]") or "/" and a letter ("[/NAMESPACE_PATH]", an optional
+// path), starts with another bracket ("[[:#]port]"), or is a
 // word before an "@" ("[user]@host", Vim's netrw help; an IP literal is
 // never followed by one); it
 // reports whether the brackets were one of those (optional). After one
@@ -346,6 +347,7 @@ func optionalPart(s string, i int, synopsis bool) (end int, optional, ok bool) {
 	case len(body) >= 2 && body[len(body)-1] == '@' && isAlpha(body[0]),
 		k+1 < len(s) && s[k+1] == '@' && body != "" && isAlpha(body[0]) && strings.Trim(body, wordChars) == "",
 		len(body) >= 2 && body[0] == ':' && isAlpha(body[1]),
+		len(body) >= 2 && body[0] == '/' && isAlpha(body[1]),
 		len(body) >= 2 && body[0] == '[':
 		return k + 1, true, true
 	case synopsis && body != "" && strings.Trim(body, wordChars) == "":

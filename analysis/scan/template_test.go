@@ -42,6 +42,8 @@ func TestPlaceholders(t *testing.T) {
 		{"synopsis user before @", "scp://«[user]»@hostname/path/"},
 		{"ip literal then @ is no word", "http://[::1]@x/"},
 		{"synopsis nested", "scp://«[user@]»machine«[[:#]port]»/path"},
+		{"synopsis optional path", "gs://BUCKET_NAME«[/NAMESPACE_PATH]» s3://bucket«[/prefix/key]»"},
+		{"a path in brackets needs a name", "http://x/a[/]/b[/1]"},
 		{"synopsis userinfo with password", "ftp://«[user[:password]@]»host/"},
 		{"a word alone is no synopsis", "https://x/~[user]/a?b[]=1&c[0]=2"},
 		{"ipv6 literals are no synopsis", "http://[::1]:80/ http://[fe80::1%25en0]/ http://[v1.x]/ http://[::ffff:1.2.3.4]/"},
