@@ -19,7 +19,8 @@ type Span struct{ Start, End int }
 //   - interpolations: "${HOST}" (shell, JavaScript template literals, Mako
 //     and Genshi's "${href(page.name, rev=1)}"), "#{host}" (Ruby), braces
 //     nested; "$HOST" and "$host" (shell; "$" then a letter or "_"
-//     and word characters), "%HOST%" (Windows; upper-case names only);
+//     and word characters), "%HOST%" (Windows; upper-case names), and
+//     "%sveltekit.assets%" where it starts a word (HTML templates);
 //   - RFC 6570 URI template expressions: "{" [operator] varspec *(","
 //     varspec) "}" ("{id}", "{/path*}", "{?q,lang}", "{var:3}");
 //   - placeholder segments "<user>", "<your-repo>", "<API key>": "<", a
@@ -183,19 +184,39 @@ func varName(s string, j int) (int, bool) {
 }
 
 // windowsVar recognises "%NAME%": upper-case letters, digits and "_",
-// starting with a letter.
+// starting with a letter. Where the "%" starts a word (at the start of s or
+// after a character that is not a letter or a digit), the name may hold
+// lower-case letters, "." and "-" too, as the placeholders of HTML
+// templates do ("%sveltekit.assets%/favicon.png" in every SvelteKit app,
+// browser-sync's src="%script%"), of three characters or more, when the
+// closing "%" ends a word too: "100%done%20" and "%zz%2" are bad escapes
+// and escapes, not names.
 func windowsVar(s string, i int) (int, bool) {
 	k := i + 1
-	if k >= len(s) || !('A' <= s[k] && s[k] <= 'Z') {
+	if k >= len(s) || !isAlpha(s[k]) {
 		return 0, false
 	}
-	for k < len(s) && k-i < maxPlaceholder && ('A' <= s[k] && s[k] <= 'Z' || isDigit(s[k]) || s[k] == '_') {
+	word := i == 0 || !isAlnum(s[i-1])
+	upper := true
+	for k < len(s) && k-i < maxPlaceholder {
+		c := s[k]
+		switch {
+		case 'A' <= c && c <= 'Z' || isDigit(c) || c == '_':
+		case word && ('a' <= c && c <= 'z' || c == '.' || c == '-'):
+			upper = false
+		default:
+			goto end
+		}
 		k++
 	}
-	if k < len(s) && s[k] == '%' && k-i > 2 {
-		return k + 1, true
+end:
+	if k >= len(s) || s[k] != '%' || k-i <= 2 {
+		return 0, false
 	}
-	return 0, false
+	if !upper && (k-i <= 3 || s[k-1] == '.' || s[k-1] == '-' || k+1 < len(s) && isAlnum(s[k+1])) {
+		return 0, false
+	}
+	return k + 1, true
 }
 
 // uriTemplateExpr recognises an RFC 6570 §2.2 expression at s[i] == '{':

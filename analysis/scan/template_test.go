@@ -25,6 +25,8 @@ func TestPlaceholders(t *testing.T) {
 		{"shell vars in authority", "https://«$HOST»:«$PORT»/x"},
 		{"ruby", "http://«#{host}»/x"},
 		{"windows", "file:///«%APPDATA%»/x"},
+		{"template names", "«%sveltekit.assets%»/favicon.png «%script%» x/«%lang%»/y «%PUBLIC_URL%»/a"},
+		{"not names", "http://x/100%done% http://x/a%done%20 http://x/%a.% http://x/%ab% /%zz%"},
 		{"uri template", "https://api.example.com/users/«{id}»"},
 		{"uri template operators", "/search«{?q,lang}»«{/path*}»«{var:3}»"},
 		{"uri template hyphen", "/u/«{user-id}»"},
