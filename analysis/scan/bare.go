@@ -592,7 +592,7 @@ scan:
 		}
 		i = u.end
 	}
-	if cut := spacedTextOpen(doc, opened, depth, i, lim); cut >= 0 && o.mode == decRaw && !o.code {
+	if cut := spacedTextOpen(doc, opened, depth, i, lim); cut >= 0 && (o.mode == decRaw || o.mode == decComment) && !o.code {
 		// "https://x.org/y[the text]" in plain text: an AsciiDoc link
 		// macro in a file too short on markers to be read as AsciiDoc;
 		// "vault://{vault node}": a placeholder of words.

@@ -168,6 +168,9 @@ func (sy *syntax) init() {
 	}
 }
 
+// commentOpts are the rules of bare URLs in comments of code.
+var commentOpts = bareOpts{ctx: Code, mode: decComment}
+
 func isIdent(c byte) bool { return isAlnum(c) || c == '_' || c >= 0x80 }
 
 // scanCode finds the URLs of source code in doc[a:b]: those in comments
@@ -253,7 +256,7 @@ func (sc *scanner) codeToken(i, a, b int, sy *syntax) (int, bool) {
 		}
 		eol := lineBreak(doc, i, b)
 		bs := i + len(lc.open)
-		sc.scanText(bs, eol, bareOpts{ctx: Code}, angleComment)
+		sc.scanText(bs, eol, commentOpts, angleComment)
 		sc.comment(i, eol, bs, eol)
 		return eol, true
 	}
@@ -509,7 +512,7 @@ func (sc *scanner) blockComment(i, b int, bc blockComment) int {
 		case hasPrefix(doc[j:b], bc.close):
 			depth--
 			if depth == 0 {
-				sc.scanText(bs, j, bareOpts{ctx: Code}, angleComment)
+				sc.scanText(bs, j, commentOpts, angleComment)
 				sc.comment(i, j+len(bc.close), bs, j)
 				return j + len(bc.close)
 			}
@@ -518,7 +521,7 @@ func (sc *scanner) blockComment(i, b int, bc blockComment) int {
 		}
 		j++
 	}
-	sc.scanText(bs, b, bareOpts{ctx: Code}, angleComment)
+	sc.scanText(bs, b, commentOpts, angleComment)
 	sc.comment(i, b, bs, b)
 	return b
 }
@@ -555,7 +558,7 @@ func (sc *scanner) longBracket(start, open, n, b int, comment bool) int {
 		be, end = bs+k, bs+k+len(close)
 	}
 	if comment {
-		sc.scanText(bs, be, bareOpts{ctx: Code}, angleComment)
+		sc.scanText(bs, be, commentOpts, angleComment)
 		sc.comment(start, end, bs, be)
 	} else {
 		sc.stringURLs(bs, be, decRaw)

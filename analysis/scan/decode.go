@@ -59,6 +59,10 @@ const (
 	// decString: the backslash escapes of string literals, the union of the
 	// C, Go, JavaScript, Python, Rust and JSON ones.
 	decString
+	// decComment: TSDoc's "\@", which doc comments write for an "@" that
+	// does not start a tag ("https://www.npmjs.com/package/\@azure/identity"):
+	// an "@" to the renderer. Nothing else is decoded in a comment.
+	decComment
 )
 
 // decodeAt returns the character at doc[i], i < lim, for the mode. A decoded
@@ -74,6 +78,10 @@ func decodeAt(doc []byte, i, lim int, mode decodeMode) unit {
 	case c == '\\' && mode == decMarkdown:
 		if i+1 < lim && isASCIIPunct(doc[i+1]) {
 			return unit{i, i + 2, rune(doc[i+1]), -1, true}
+		}
+	case c == '\\' && mode == decComment:
+		if i+1 < lim && doc[i+1] == '@' {
+			return unit{i, i + 2, '@', -1, true}
 		}
 	case c == '\\' && mode == decString:
 		if u, ok := stringEscape(doc, i, lim); ok && u.textLen() <= u.end-u.start {

@@ -83,3 +83,14 @@ func TestAnchoredPattern(t *testing.T) {
 		{"plain text", "plaintext", `match ^http://a\.org/ but ⟦http://b.org/⟧`, []w{{}}},
 	})
 }
+
+// TestTSDocEscape: in a comment, TSDoc's "\@" stands for "@".
+func TestTSDocEscape(t *testing.T) {
+	runScanCases(t, []scanCase{
+		{"markdown link in a doc comment", "typescript",
+			"/**\n * from [\\@azure/keyvault-keys](⟦https://www.npmjs.com/package/\\@azure/keyvault-keys⟧):\n */",
+			[]w{{ctx: Code, text: "https://www.npmjs.com/package/@azure/keyvault-keys", offs: append(offs([2]int{0, 31}), offs([2]int{32, 19})...)}}},
+		{"not in a string", "javascript", `s = "⟦https://x.org/\@a⟧"`, []w{{ctx: Code}}},
+		{"other escapes stay", "go", `// ⟦https://x.org/\_a⟧`, []w{{ctx: Code}}},
+	})
+}

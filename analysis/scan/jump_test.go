@@ -36,7 +36,7 @@ func (sc *scanner) bareWords(a, b int, o bareOpts) {
 
 // bareOptsVariants are the contexts scanBare runs in.
 var bareOptsVariants = []bareOpts{
-	{}, {ctx: Code}, {mode: decHTMLText}, {mode: decMarkdown, entityTail: true},
+	{}, {ctx: Code}, {ctx: Code, mode: decComment}, {mode: decHTMLText}, {mode: decMarkdown, entityTail: true},
 	{mode: decMarkdown, brackets: true, pipe: true}, {ctx: Code, code: true, mode: decString},
 }
 

@@ -92,7 +92,8 @@
 //     "<user:password>", "<T: Clone>").
 //   - References are decoded where the renderer decodes them (HTML
 //     attributes and text, Markdown destinations and text, escape sequences
-//     of string literals), never in autolinks, wrappers or comments; Text is
+//     of string literals), never in autolinks, wrappers or comments (but
+//     for TSDoc's "\@", an "@" in a doc comment: decComment); Text is
 //     then the decoded URL and Offsets maps each byte back.
 //   - Template actions of site generators ("{{ .Site.BaseURL }}",
 //     "{{< ref "a.md" >}}", "{{% eturl x %}}", "{% link a.md %}") in a
