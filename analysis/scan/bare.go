@@ -581,6 +581,10 @@ scan:
 				depth[k]--
 			case '\'':
 				quotes++
+			case ',':
+				if !u.dec && listComma(doc, i, lim) {
+					break scan
+				}
 			case '%':
 				if o.code && !u.dec && !(i+2 < lim && isHex(doc[i+1]) && isHex(doc[i+2])) && printfVerb(doc, i+1, lim) {
 					break scan
@@ -684,11 +688,32 @@ var plainURLByte = func() (t [256]bool) {
 	for c := '0'; c <= 'z'; c++ {
 		t[c] = isAlnum(byte(c))
 	}
-	for _, c := range "/.-_~=?#:+,;!*@$" {
+	for _, c := range "/.-_~=?#:+;!*@$" {
 		t[c] = true
 	}
 	return t
 }()
+
+// listComma reports whether the "," at doc[i] separates the items of a
+// list of URLs rather than being part of the URL before it: a URL follows
+// it ("--listen-client-urls http://0.0.0.0:2379,http://127.0.0.1:4001",
+// Kafka's and Consul's lists), or Go's GOPROXY keywords "direct" and "off"
+// do ("GOPROXY=https://proxy.golang.org,direct", go help goproxy).
+func listComma(doc []byte, i, lim int) bool {
+	k := i + 1
+	for _, kw := range []string{"direct", "off"} {
+		if e := k + len(kw); hasPrefix(doc[k:lim], kw) && (e == lim || !isSchemeChar(doc[e]) && doc[e] != '/' && doc[e] != ':') {
+			return true
+		}
+	}
+	if k >= lim || !isAlpha(doc[k]) {
+		return false
+	}
+	for k < lim && k-i < 32 && isSchemeChar(doc[k]) {
+		k++
+	}
+	return hasPrefix(doc[k:lim], "://")
+}
 
 // plainTextURLByte is plainURLByte outside string literals of code
 // (bareOpts.code unset), where "%" is no printf verb's either: a URL of

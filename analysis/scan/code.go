@@ -463,7 +463,7 @@ func (sc *scanner) exactURL(cs, ce int, mode decodeMode) bool {
 	content := false
 	it := q.iter(doc)
 	for u, ok := it.next(); ok; u, ok = it.next() {
-		if endsURL(u.r) || u.r == '&' && !u.dec && delimiterRef(doc, u.start, ce) {
+		if endsURL(u.r) || u.r == '&' && !u.dec && delimiterRef(doc, u.start, ce) || u.r == ',' && !u.dec && listComma(doc, u.start, ce) {
 			return false
 		}
 		k := u.start

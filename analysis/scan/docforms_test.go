@@ -94,3 +94,14 @@ func TestTSDocEscape(t *testing.T) {
 		{"other escapes stay", "go", `// ⟦https://x.org/\_a⟧`, []w{{ctx: Code}}},
 	})
 }
+
+// TestURLLists: a "," followed by a URL, or by GOPROXY's "direct" or "off",
+// separates the items of a list; any other "," stays in the URL.
+func TestURLLists(t *testing.T) {
+	runScanCases(t, []scanCase{
+		{"etcd", "plaintext", "--listen-client-urls ⟦http://0.0.0.0:2379⟧,⟦http://127.0.0.1:4001⟧ here", []w{{}, {}}},
+		{"goproxy", "plaintext", "GOPROXY=⟦https://proxy.golang.org⟧,direct and GOPROXY=⟦https://goproxy.io⟧,⟦https://proxy.golang.org⟧,off", []w{{}, {}, {}}},
+		{"string", "javascript", "const goproxy = process.env.GOPROXY ?? '⟦https://proxy.golang.org⟧,direct';", []w{{ctx: Code}}},
+		{"commas stay", "plaintext", "⟦https://a.org/x,y,directory⟧ ⟦https://b.org/?q=a,b,offset⟧ ⟦https://c.org/a,b⟧", []w{{}, {}, {}}},
+	})
+}
