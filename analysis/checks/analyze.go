@@ -1047,14 +1047,23 @@ var placeholderPasswords = map[string]bool{
 	"changeme": true, "xxx": true, "xxxx": true, "xxxxxx": true, "xxxxxxxx": true,
 	"***": true, "****": true, "******": true, "********": true, "...": true, "…": true,
 	"pass123": true, "password123": true, "secret123": true,
+	"token": true, "mytoken": true, "your-token": true, "your_token": true, "yyy": true, "yyyy": true,
+}
+
+// placeholderHosts are the names documentation writes where a host goes
+// ("https://:token@host/", "ftp://user:pass@hostname/"): no host of a
+// real URL has a single label so named.
+var placeholderHosts = map[string]bool{
+	"host": true, "hostname": true, "myhost": true, "yourhost": true, "your-host": true, "some-host": true,
 }
 
 // examplePassword reports whether the password text[p0:p1] of a URL whose
 // host is host is an example, not a secret to warn about: a placeholder (a
 // template, "<password>", "$PASSWORD"), a placeholder word ("password",
-// "xxxx"), or any password of a URL to a host reserved for examples and
-// tests (RFC 2606, RFC 6761: example.com, .example, .test, .invalid,
-// localhost), or of a URL whose port is a word ("host:port": the form of a
+// "xxxx", "token"), or any password of a URL to a host reserved for
+// examples and tests (RFC 2606, RFC 6761: example.com, .example, .test,
+// .invalid, localhost) or to a placeholder host ("host", "hostname"), or
+// of a URL whose port is a word ("host:port": the form of a
 // URL, as git's documentation writes "http://login:passwd@proxy-host:port").
 func (a *analyzer) examplePassword(p0, p1 int, host string) bool {
 	if au := a.auth; au.portStart >= 0 && portWord(a.text[au.portStart:au.end]) {
@@ -1069,6 +1078,9 @@ func (a *analyzer) examplePassword(p0, p1 int, host string) bool {
 		return true
 	}
 	host = strings.TrimSuffix(strings.ToLower(host), ".")
+	if placeholderHosts[host] {
+		return true
+	}
 	for _, d := range []string{"example.com", "example.net", "example.org", "example", "test", "invalid", "localhost"} {
 		if host == d || strings.HasSuffix(host, "."+d) {
 			return true

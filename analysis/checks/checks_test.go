@@ -209,6 +209,9 @@ func TestCodes(t *testing.T) {
 		{name: "credentials/template", url: "ftp://user:${PASSWORD}@x.com/", want: nil},
 		{name: "credentials/example-host", url: "ftp://bob:hunter2@ftp.example.org/", want: nil},
 		{name: "credentials/localhost", url: "ftp://postgres:postgres@localhost:5432/", want: nil},
+		{name: "credentials/token-word", url: "https://oauth2:TOKEN@gitlab.corp.internal/a.git", want: []got{
+			{codeRFC1738Unsafe, 8, "oauth2:TOKEN@", `userinfo "oauth2:TOKEN@" in an https url: RFC 1738 §3.3 has none (RFC 3986 allows and deprecates it)`, ""}}},
+		{name: "credentials/placeholder-host", url: "ftp://bob:hunter2@host/", want: nil},
 		// git's documentation of http.proxy: the port is a word, the URL a form.
 		{name: "credentials/form", url: "ftp://login-on-proxy:passwd-on-proxy@proxy-host.com:port", want: nil},
 		{name: "credentials/digit-port", url: "ftp://login:hunter2@proxy-host.com:8080", want: []got{
