@@ -33,6 +33,8 @@ type Span struct{ Start, End int }
 //     "[user@]", "[:port]", "[[:#]port]", "[/path]", and after one of those any
 //     bracketed word ("~[user]"), as git's and Vim's documentation write
 //     the forms of a URL ("ssh://[user@]host.xz[:port]/~[user]/path/");
+//   - a path segment that is a bracketed name, a file-based router's
+//     dynamic segment ("/[locale]/blog", "/[...slug]");
 //   - printf and Python format verbs where they are not an escape and end a
 //     word ("%s", "%d/", "%v", "%(name)s", "%1$s"; not "100%done", a bad
 //     escape).
@@ -59,6 +61,9 @@ func Placeholders(s string) []Span {
 			var optional bool
 			end, optional, ok = optionalPart(s, i, synopsis)
 			synopsis = synopsis || optional
+			if !ok {
+				end, ok = routeSegment(s, i)
+			}
 		}
 		if ok && end > i {
 			out = append(out, Span{i, end})
@@ -375,6 +380,42 @@ func optionalPart(s string, i int, synopsis bool) (end int, optional, ok bool) {
 		return k + 1, false, true
 	}
 	return 0, false, false
+}
+
+// routeSegment recognises a path segment that is a bracketed name at
+// s[i] == '[', as file-based routers (Next.js, Astro, SvelteKit, Nuxt)
+// write a dynamic segment: "/[locale]/blog", "/[...slug]", "/[[...path]]",
+// the name standing for the value. The segment is the brackets alone,
+// between a "/" and a "/", "?", "#" or the end.
+func routeSegment(s string, i int) (int, bool) {
+	if i == 0 || s[i-1] != '/' {
+		return 0, false
+	}
+	k, open := i, 0
+	for k < len(s) && s[k] == '[' && open < 2 {
+		k++
+		open++
+	}
+	if strings.HasPrefix(s[k:], "...") {
+		k += 3
+	}
+	n := k
+	for k < len(s) && k-i < maxPlaceholder && (isWordByte(s[k]) || s[k] == '-') {
+		k++
+	}
+	if k == n || !isAlpha(s[n]) {
+		return 0, false
+	}
+	for ; open > 0; open-- {
+		if k >= len(s) || s[k] != ']' {
+			return 0, false
+		}
+		k++
+	}
+	if k < len(s) && s[k] != '/' && s[k] != '?' && s[k] != '#' {
+		return 0, false
+	}
+	return k, true
 }
 
 // wordChars are the bytes of a bracketed word in a synopsis ("[user]").
