@@ -65,10 +65,12 @@ type edit struct {
 type analyzer struct {
 	text     string
 	relative bool
-	profile  parser.Profile // the grammar the syntax phase judges by
-	scheme   string         // as written, "" for none
-	auth     authority      // of text
-	flagged  []bool         // bytes a character-level code reported
+	// continued: the program completes the text after its end (reading).
+	continued bool
+	profile   parser.Profile // the grammar the syntax phase judges by
+	scheme    string         // as written, "" for none
+	auth      authority      // of text
+	flagged   []bool         // bytes a character-level code reported
 	// anyFlagged: some byte is flagged.
 	anyFlagged bool
 	// masked marks the bytes of template and placeholder syntax
@@ -202,7 +204,7 @@ func analyze(text string, rd reading, m mode, sc *scratch, into []finding) (find
 	if sc == nil {
 		sc = new(scratch)
 	}
-	a := &analyzer{findings: into[:0], text: text, relative: rd.relative, profile: rd.profile, scheme: parser.Scheme(text), stop: 0, user: rd.user, mode: m, scratch: sc, blocks: sc.blocksNow()}
+	a := &analyzer{findings: into[:0], text: text, relative: rd.relative, continued: rd.continued, profile: rd.profile, scheme: parser.Scheme(text), stop: 0, user: rd.user, mode: m, scratch: sc, blocks: sc.blocksNow()}
 	a.auth = parseAuthority(text, a.scheme)
 	ok := a.mask(rd)
 	sc.masked, sc.auth = a.masked != nil, a.auth
@@ -336,9 +338,10 @@ func (a *analyzer) isMasked(i int) bool {
 
 // atPlaceholder reports whether a parse failure at text offset t is the
 // placeholder's doing: t is in one, or right after one (the parse stops at
-// the first byte a stand-in made wrong, or at the end of the input).
+// the first byte a stand-in made wrong, or at the end of the input), or at
+// the end of a URL the program continues (reading.continued).
 func (a *analyzer) atPlaceholder(t int) bool {
-	return a.isMasked(t) || a.isMasked(t-1)
+	return a.isMasked(t) || a.isMasked(t-1) || a.continued && t >= len(a.text)
 }
 
 // touchesPlaceholder reports whether any of the edits changes a masked byte

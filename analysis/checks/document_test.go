@@ -71,6 +71,14 @@ func TestCheckDocument(t *testing.T) {
 				`credentials "hunter2"`,
 				`port-range "70000"`,
 			}},
+		{name: "continued-by-the-program", lang: "javascript", doc: "a = 'http://bob@' + host + '/x';\n" +
+			"b = \"https://u@{host}/x\"; c = 'https://u@';\n",
+			want: []string{
+				`rfc1738-unsafe "@"`,
+				`rfc1738-unsafe "@"`,
+				`rfc1738-unsafe "@"`,
+				`syntax "@"`, // c: a literal that is all the URL there is
+			}},
 		{name: "suppression-is-not-applied", lang: "markdown", doc: "<!-- urlls-disable-next-line -->\nhttp://x.com/%zz\n",
 			want: []string{
 				`bad-escape "%zz" ["%"->"%25"]`,

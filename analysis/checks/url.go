@@ -114,11 +114,15 @@ type reading struct {
 	// user is the start rule of the user's grammar for the URL's scheme
 	// (Options.Schemes), nil for none.
 	user *grammar.Rule
+	// continued: the program completes the URL after its end
+	// (scan.Candidate.Continued), so its end is a placeholder's: a parse
+	// that fails there ("http://user@" + host) is not the URL's fault.
+	continued bool
 }
 
 // readingOf returns how to read candidate c of doc.
 func readingOf(doc []byte, c *scan.Candidate) reading {
-	rd := reading{relative: c.Relative}
+	rd := reading{relative: c.Relative, continued: c.Continued}
 	if (c.Context == scan.Link || c.Context == scan.RefDef) && c.Start > 0 && c.Start <= len(doc) && doc[c.Start-1] == '<' &&
 		parser.Scheme(c.Text) == "" {
 		rd.spacedPath = true
@@ -524,7 +528,7 @@ func (v *verifier) escapeFixKeeps(gone []place, edits []edit) bool {
 		return false
 	}
 	rd := v.rd
-	if rd.user != nil || rd.profile != parser.RFC1738 || rd.relative || rd.spacedPath || v.stop != len(v.text)+1 {
+	if rd.user != nil || rd.profile != parser.RFC1738 || rd.relative || rd.spacedPath || rd.continued || v.stop != len(v.text)+1 {
 		return false
 	}
 	if s := parser.Scheme(v.text); s != "http" && s != "https" {

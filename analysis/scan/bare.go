@@ -32,6 +32,10 @@ type scanner struct {
 
 	rawText int // the length of the texts sorted fills in, at most
 
+	// cut: the last bareURL stopped at a template placeholder of a string
+	// literal (Candidate.Continued).
+	cut bool
+
 	// cr is the first "\r" at or after crFrom (len(doc) if none), once
 	// crKnown: see lineEnd.
 	crFrom, cr int
@@ -323,6 +327,10 @@ type bareOpts struct {
 	brackets bool
 	// pipe: "|" ends the URL (AsciiDoc tables, where it separates cells).
 	pipe bool
+	// concatEnd, when not 0, is the end of a string literal's text that
+	// the program concatenates with what follows ('http://user@' + host):
+	// a URL that runs to it is Continued.
+	concatEnd int
 }
 
 // scanBare finds the bare URLs of doc[a:b]: a scheme-shaped word at a word
@@ -430,11 +438,16 @@ func (sc *scanner) bareAt(i, j, b int, o bareOpts) (int, bool) {
 		// particle after the quote) ends at the quote.
 		quote = '\''
 	}
+	sc.cut = false
 	q, ok := sc.bareURL(i, colon, b, o, quote)
 	if !ok {
 		return 0, false
 	}
+	n := len(sc.cands)
 	sc.emit(q, o.ctx, false)
+	if len(sc.cands) > n && (sc.cut || o.concatEnd > 0 && q.end == o.concatEnd) {
+		sc.cands[n].Continued = true
+	}
 	return q.end, true
 }
 
@@ -567,6 +580,7 @@ scan:
 					if i > colon+1 && !lastDec(i) && (doc[i-1] == '$' || doc[i-1] == '#') {
 						i--
 					}
+					sc.cut = true
 					break scan
 				}
 				if k := bracket(r); r != '(' && depth[k] == 0 {
@@ -587,6 +601,7 @@ scan:
 				}
 			case '%':
 				if o.code && !u.dec && !(i+2 < lim && isHex(doc[i+1]) && isHex(doc[i+2])) && printfVerb(doc, i+1, lim) {
+					sc.cut = true
 					break scan
 				}
 			}

@@ -75,7 +75,7 @@ func TestBareTemplates(t *testing.T) {
 		{"HTML tags are not placeholders", "plaintext", "⟦https://a.org/⟧<b>bold</b> ⟦https://b.org/x⟧<br> ⟦http://c.org⟧<user>", []w{{}, {}, {}}},
 		{"template in HTML text", "html", "<p>⟦https://{{ .Site.BaseURL }}/about⟧</p>", []w{{}}},
 		{"template in markdown", "markdown", "see ⟦https://{{ .Site.BaseURL }}/about⟧ now", []w{{}}},
-		{"template in a code string ends it", "yaml", "url: \"⟦https://x.org/⟧{{ .Values.path }}\"\n", []w{{ctx: Code}}},
+		{"template in a code string ends it", "yaml", "url: \"⟦https://x.org/⟧{{ .Values.path }}\"\n", []w{{ctx: Code, cont: true}}},
 	})
 }
 

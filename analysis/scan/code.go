@@ -309,7 +309,7 @@ func (sc *scanner) codeToken(i, a, b int, sy *syntax) (int, bool) {
 				close += "#"
 			}
 			ce, end := sc.stringEnd(j+1, b, close, rawMulti)
-			sc.stringURLs(j+1, ce, decRaw)
+			sc.stringURLs(j+1, ce, end, decRaw)
 			return end, true
 		}
 		q = j
@@ -341,11 +341,11 @@ func (sc *scanner) codeToken(i, a, b int, sy *syntax) (int, bool) {
 		st.multi = true
 		st.doubled = false
 		ce, end := sc.stringEnd(q+3, b, string([]byte{qc, qc, qc}), st)
-		sc.stringURLs(q+3, ce, decodeFor(st, raw))
+		sc.stringURLs(q+3, ce, end, decodeFor(st, raw))
 		return end, true
 	}
 	ce, end := sc.stringEnd(q+1, b, string(qc), st)
-	sc.stringURLs(q+1, ce, decodeFor(st, raw))
+	sc.stringURLs(q+1, ce, end, decodeFor(st, raw))
 	return end, true
 }
 
@@ -420,12 +420,33 @@ func charLiteral(doc []byte, q, b int) (int, bool) {
 	return 0, false
 }
 
-// stringURLs finds the URLs of the string literal text doc[cs:ce].
-func (sc *scanner) stringURLs(cs, ce int, mode decodeMode) {
+// stringURLs finds the URLs of the string literal text doc[cs:ce], the
+// literal ending at end.
+func (sc *scanner) stringURLs(cs, ce, end int, mode decodeMode) {
+	concat := concatenated(sc.doc, end)
+	n := len(sc.cands)
 	if sc.exactURL(cs, ce, mode) {
+		if concat && len(sc.cands) > n {
+			sc.cands[n].Continued = true
+		}
 		return
 	}
-	sc.scanBare(cs, ce, bareOpts{mode: mode, ctx: Code, code: true})
+	o := bareOpts{mode: mode, ctx: Code, code: true}
+	if concat {
+		o.concatEnd = ce
+	}
+	sc.scanBare(cs, ce, o)
+}
+
+// concatenated reports whether the string literal ending at doc[end] is
+// concatenated with what follows it: a "+" comes next, after blanks
+// ('http://user@' + host + '/x').
+func concatenated(doc []byte, end int) bool {
+	k := end
+	for k < len(doc) && k-end < 16 && (doc[k] == ' ' || doc[k] == '\t') {
+		k++
+	}
+	return k < len(doc) && doc[k] == '+' && (k+1 >= len(doc) || doc[k+1] != '+' && doc[k+1] != '=')
 }
 
 // exactURL emits the string literal text doc[cs:ce] as one candidate when
@@ -561,7 +582,7 @@ func (sc *scanner) longBracket(start, open, n, b int, comment bool) int {
 		sc.scanText(bs, be, commentOpts, angleComment)
 		sc.comment(start, end, bs, be)
 	} else {
-		sc.stringURLs(bs, be, decRaw)
+		sc.stringURLs(bs, be, end, decRaw)
 	}
 	return end
 }

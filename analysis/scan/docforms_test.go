@@ -26,7 +26,7 @@ func TestLinkTags(t *testing.T) {
 func TestEscapeBeforeScheme(t *testing.T) {
 	runScanCases(t, []scanCase{
 		{"template literal", "javascript", "throw new Error(`visit the following URL:\\n\\n⟦https://console.example.com/iam?project=⟧${id}`);",
-			[]w{{ctx: Code}}},
+			[]w{{ctx: Code, cont: true}}},
 		{"single-quoted string", "javascript", `console.log('\tin Nightwatch v2:\n\t\t⟦https://forms.gle/zBhbjdsDE77hTHSB7⟧\n');`,
 			[]w{{ctx: Code}}},
 		{"comment quoting a string", "javascript", `// Example: "Authenticate your account at:\n⟦https://www.npmjs.com/auth/cli/xyz⟧"`,
@@ -103,5 +103,19 @@ func TestURLLists(t *testing.T) {
 		{"goproxy", "plaintext", "GOPROXY=⟦https://proxy.golang.org⟧,direct and GOPROXY=⟦https://goproxy.io⟧,⟦https://proxy.golang.org⟧,off", []w{{}, {}, {}}},
 		{"string", "javascript", "const goproxy = process.env.GOPROXY ?? '⟦https://proxy.golang.org⟧,direct';", []w{{ctx: Code}}},
 		{"commas stay", "plaintext", "⟦https://a.org/x,y,directory⟧ ⟦https://b.org/?q=a,b,offset⟧ ⟦https://c.org/a,b⟧", []w{{}, {}, {}}},
+	})
+}
+
+// TestContinued: a URL in a string literal that a template placeholder
+// cuts, or that runs to the end of a literal concatenated with what
+// follows, is Continued: the program completes it.
+func TestContinued(t *testing.T) {
+	runScanCases(t, []scanCase{
+		{"concatenated exact literal", "javascript", `proxy: '⟦http://mj:x@⟧' + host + ':123/done'`, []w{{ctx: Code, cont: true}}},
+		{"concatenated after a word", "java", `s = "see ⟦http://a.org/u@⟧" + host;`, []w{{ctx: Code, cont: true}}},
+		{"placeholder", "python", `u = "⟦http://user:pw@⟧{host}/x"; v = "⟦https://a.org/⟧%s/y"`, []w{{ctx: Code, cont: true}, {ctx: Code, cont: true}}},
+		{"not concatenated", "javascript", `a = '⟦http://a.org/x⟧'; b = '⟦http://b.org/⟧' === c; d = '⟦http://d.org/⟧'++`, []w{{ctx: Code}, {ctx: Code}, {ctx: Code}}},
+		{"not the literal's end", "javascript", `a = 'see ⟦http://a.org/x⟧ and y' + z`, []w{{ctx: Code}}},
+		{"comment", "javascript", `// ⟦http://a.org/x⟧ + y`, []w{{ctx: Code}}},
 	})
 }

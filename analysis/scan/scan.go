@@ -135,8 +135,11 @@
 //   - In string literals of code, a template placeholder ("{", "${", "#{",
 //     a printf verb, "{{") ends a URL, and an escape sequence is decoded:
 //     there the rest is filled in by the program (concatenated, formatted),
-//     and the literal part before it is what the writer typed. In running
-//     text a template action does not end a URL (see above).
+//     and the literal part before it is what the writer typed. Such a URL,
+//     and one that runs to the end of a literal concatenated with what
+//     follows ('http://user@' + host), is Continued: the checks do not
+//     hold its end against it. In running text a template action does not
+//     end a URL (see above).
 package scan
 
 import (
@@ -206,6 +209,12 @@ type Candidate struct {
 	// ("[About](https://example.com/about us)"). The writer meant a link and
 	// gets text; Text holds the destination, white space included.
 	Unrendered bool
+	// Continued is set on a URL in a string literal of code that the
+	// program completes: a template placeholder cut it ("http://u:p@{host}/x"
+	// is checked up to "@"), or the literal is concatenated with what
+	// follows it ('http://user@' + host). Its end is not the URL's: what
+	// the URL lacks there (a host after "@") is the program's to add.
+	Continued bool
 }
 
 // DocOffset maps byte offset i of c.Text (0 <= i <= len(c.Text)) to its

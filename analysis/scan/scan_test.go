@@ -12,6 +12,7 @@ type w struct {
 	ctx  Context
 	rel  bool
 	unr  bool   // Unrendered
+	cont bool   // Continued
 	text string // Text, when it differs from the marked bytes
 	offs []int  // Offsets relative to Start, when Text differs (End is implied)
 }
@@ -83,7 +84,7 @@ func runScanCases(t *testing.T, cases []scanCase) {
 					}
 					offs = append(offs, sp[1])
 				}
-				want := Candidate{Start: sp[0], End: sp[1], Text: text, Offsets: offs, Context: wt.ctx, Relative: wt.rel, Unrendered: wt.unr}
+				want := Candidate{Start: sp[0], End: sp[1], Text: text, Offsets: offs, Context: wt.ctx, Relative: wt.rel, Unrendered: wt.unr, Continued: wt.cont}
 				if show(g) != show(want) {
 					t.Errorf("candidate %d:\n got %s\nwant %s", i, show(g), show(want))
 				}
@@ -96,6 +97,9 @@ func show(c Candidate) string {
 	u := ""
 	if c.Unrendered {
 		u = " unrendered"
+	}
+	if c.Continued {
+		u += " continued"
 	}
 	return fmt.Sprintf("{%d-%d %q offs=%v %s rel=%v%s}", c.Start, c.End, c.Text, c.Offsets, c.Context, c.Relative, u)
 }
@@ -334,8 +338,8 @@ func TestCode(t *testing.T) {
 		{"exact literal keeps trailing punctuation", "javascript", `const u = '⟦http://example.com/.⟧';`, []w{{ctx: Code}}},
 		{"URL in longer string", "javascript", `msg = "see ⟦http://example.com/a⟧.";`, []w{{ctx: Code}}},
 		{"template placeholders end a URL", "javascript", "a = `⟦https://api.example.com/users/⟧${id}`; b = '⟦https://x.com/⟧{id}/y'; c = \"⟦http://h.com/⟧%s/v\"",
-			[]w{{ctx: Code}, {ctx: Code}, {ctx: Code}}},
-		{"printf ends, a valid escape does not", "go", `f("⟦http://h.com/%20/x?q=⟧%d")`, []w{{ctx: Code}}},
+			[]w{{ctx: Code, cont: true}, {ctx: Code, cont: true}, {ctx: Code, cont: true}}},
+		{"printf ends, a valid escape does not", "go", `f("⟦http://h.com/%20/x?q=⟧%d")`, []w{{ctx: Code, cont: true}}},
 		{"key:value literal is not a URL", "python", `a = "file:line"; b = "session:expired"; c = "⟦mailto:a@b.org⟧"; d = "⟦about:blank⟧"`, []w{{ctx: Code}, {ctx: Code}}},
 		{"JSON escapes decoded", "json", `{"u": "⟦http:\/\/example.com\/a⟧"}`,
 			[]w{{ctx: Code, text: "http://example.com/a", offs: []int{0, 1, 2, 3, 4, 5, 7, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 22}}}},
