@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/urlls/urlls/analysis/grammar"
@@ -1561,6 +1562,17 @@ func (a *analyzer) laterForm(rep string, tree *grammar.Tree, o int) (t0, t1 int,
 	if h, ok := treeNode(tree, "reg-name", o); ok {
 		hs, he := int(tree.Nodes[h].Start), int(tree.Nodes[h].End)
 		host := a.text[hs:he]
+		// RFC 3986 §3.2.2: an internationalized name may be written as
+		// percent-encoded UTF-8; RFC 1738 §3.1 has no escapes in a host.
+		if strings.IndexByte(rep[hs:he], '%') >= 0 && dnsName(rep[hs:he]) {
+			msg := fmt.Sprintf(`percent-encoded host name %s: RFC 1738 §3.1 has no escapes in a host (RFC 3986 §3.2.2 allows them, for names in UTF-8`, quote(host))
+			if ascii, ok := idnaHost(host); ok {
+				msg += fmt.Sprintf("; resolvers take %s)", quote(ascii))
+			} else {
+				msg += ")"
+			}
+			return hs, he, msg, true
+		}
 		// RFC 3986 §3.2.2: a registered name may hold "_"; RFC 1738 §3.1's
 		// hostname is letters, digits and "-" (and so is DNS's preferred
 		// name syntax, RFC 1034 §3.5, but names with "_" resolve).
@@ -1618,6 +1630,17 @@ func dnsName(host string) bool {
 	if host == "" || host[0] == '[' {
 		return true // an empty host is the grammar's business; IP literals too
 	}
+	if strings.IndexByte(host, '%') >= 0 {
+		// RFC 3986 §3.2.2: a registered name may be percent-encoded
+		// UTF-8, an internationalized name ("www.m%C3%BCnich.com"), which
+		// resolvers take after IDNA conversion, as browsers do: judged
+		// decoded, its labels may hold letters of any script.
+		decoded, ok := percentDecoded(host)
+		if !ok || !utf8.ValidString(decoded) || strings.IndexByte(decoded, '%') >= 0 {
+			return false
+		}
+		host = decoded
+	}
 	host = strings.TrimSuffix(host, ".")
 	labels := strings.Split(host, ".")
 	if top := labels[len(labels)-1]; allDigits(top) && !(len(labels) == 4 && allDigits(strings.Join(labels, ""))) {
@@ -1629,13 +1652,54 @@ func dnsName(host string) bool {
 		if label == "" || len(label) > 63 || label[0] == '-' || label[len(label)-1] == '-' {
 			return false
 		}
-		for i := 0; i < len(label); i++ {
-			if b := label[i]; !isAlnum(b) && b != '-' && b != '_' {
+		for _, r := range label {
+			if r < utf8.RuneSelf && !isAlnum(byte(r)) && r != '-' && r != '_' ||
+				r >= utf8.RuneSelf && !unicode.IsLetter(r) && !unicode.IsDigit(r) && !unicode.IsMark(r) {
 				return false
 			}
 		}
 	}
 	return true
+}
+
+// idnaHost returns the ASCII form of a percent-encoded internationalized
+// host name: decoded, each label with non-ASCII characters in its IDNA
+// form ("www.m%C3%BCnich.com" is "www.xn--mnich-kva.com").
+func idnaHost(host string) (string, bool) {
+	decoded, ok := percentDecoded(host)
+	if !ok || !utf8.ValidString(decoded) {
+		return "", false
+	}
+	labels := strings.Split(decoded, ".")
+	for i, l := range labels {
+		for j := 0; j < len(l); j++ {
+			if l[j] >= utf8.RuneSelf {
+				if labels[i], ok = idnaLabel(l); !ok {
+					return "", false
+				}
+				break
+			}
+		}
+	}
+	return strings.Join(labels, "."), true
+}
+
+// percentDecoded decodes the escapes of s, or reports false when a "%" is
+// not followed by two hex digits.
+func percentDecoded(s string) (string, bool) {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] != '%' {
+			b.WriteByte(s[i])
+			continue
+		}
+		if i+2 >= len(s) || !isHex(s[i+1]) || !isHex(s[i+2]) {
+			return "", false
+		}
+		b.WriteByte(unhex(s[i+1])<<4 | unhex(s[i+2]))
+		i += 2
+	}
+	return b.String(), true
 }
 
 // describeFailure words the parse failure se at o of rep (the text with

@@ -272,6 +272,10 @@ func TestCodes(t *testing.T) {
 		{name: "template/port-words-and-digits", url: "http://unix:SOCK:80", want: []got{
 			{codeSyntax, 12, "S", `unexpected "S" in httpurl › hostport: expected port`, ""}}},
 		{name: "template/ellipsis", url: "https://...url.../x", want: nil},
+		{name: "rfc1738/percent-encoded-idn", url: "http://www.m%C3%BCnich.com/index.html", want: []got{
+			{codeRFC1738Unsafe, 7, "www.m%C3%BCnich.com", `percent-encoded host name "www.m%C3%BCnich.com": RFC 1738 §3.1 has no escapes in a host (RFC 3986 §3.2.2 allows them, for names in UTF-8; resolvers take "www.xn--mnich-kva.com")`, ""}}},
+		{name: "syntax/percent-encoded-space-in-host", url: "http://a%20b.com/", want: []got{
+			{codeSyntax, 8, "%", `unexpected "%" in httpurl › hostport › host › hostname › domainlabel: expected ".", alphadigit, "-", ":", "/" or end of input`, ""}}},
 		{name: "fragment-route", url: "https://matrix.to/#/#jsdom:matrix.org", want: nil},
 		{name: "fragment-route/hashbang", url: "https://x.org/#!/a#b", want: nil},
 		{name: "fragment-second-hash", url: "https://x.org/#a#b", want: []got{
@@ -386,8 +390,8 @@ func TestCodes(t *testing.T) {
 		{name: "redundant/run", url: "http://x.com/%61%62%2d%5F%2e%30z", want: []got{
 			{codeRedundantEscape, 13, "%61%62%2d%5F%2e%30", `"%61%62%2d%5F%2e%30" needlessly escapes "ab-_.0"`, "http://x.com/ab-_.0z"}}},
 		{name: "redundant/host", url: "http://%41.com/", want: []got{
-			{codeSyntax, 7, "%", `unexpected "%" in httpurl: expected hostport`, ""},
-			{codeRedundantEscape, 7, "%41", `"%41" needlessly escapes "A"`, "http://A.com/"}}},
+			{codeRedundantEscape, 7, "%41", `"%41" needlessly escapes "A"`, "http://A.com/"},
+			{codeRFC1738Unsafe, 7, "%41.com", `percent-encoded host name "%41.com": RFC 1738 §3.1 has no escapes in a host (RFC 3986 §3.2.2 allows them, for names in UTF-8; resolvers take "A.com")`, ""}}},
 		{name: "redundant/dot-segment-kept", url: "http://x.com/a/%2E%2e/.%2E/%2E/b", want: nil},
 		{name: "redundant/dot-not-segment", url: "http://x.com/a%2Eb", want: []got{
 			{codeRedundantEscape, 14, "%2E", `"%2E" needlessly escapes "."`, "http://x.com/a.b"}}},
