@@ -487,10 +487,17 @@ const maxLinkTagGap = 32
 // ("{@link\n *   https://x.org/a|text}"). There a "|" separates the URL
 // from the link's text: JSDoc's syntax, not a character of the URL.
 func linkTagBefore(doc []byte, i int) bool {
-	k := i
+	k, breaks := i, 0
 	for k > 0 && i-k < maxLinkTagGap {
 		switch doc[k-1] {
-		case ' ', '\t', '\n', '\r', '*':
+		case '\n':
+			// One line break: a blank line ends the paragraph (and is
+			// where Rescan restarts, reading nothing before it).
+			if breaks++; breaks > 1 {
+				return false
+			}
+			fallthrough
+		case ' ', '\t', '\r', '*':
 			k--
 			continue
 		}

@@ -10,7 +10,8 @@ import (
 // bareURLRef is bareURL as it was before its fast paths (plainTextURLByte,
 // the qualifying loop without decoding, seq.before without a search when
 // nothing is decoded), kept to test them against; the rules for a trailing
-// "|" and a link macro's text came after them and are copied in.
+// "|", a link macro's text, the references and escaped quotes that end a
+// URL and the "," of a list came after them and are copied in.
 func (sc *scanner) bareURLRef(s, colon, lim int, o bareOpts, quote rune) (seq, bool) {
 	doc := sc.doc
 	var decs []unit
@@ -43,6 +44,12 @@ scan:
 		if endsURL(r) || r == quote && quote != 0 {
 			break
 		}
+		if r == '&' && !u.dec && delimiterRef(doc, i, lim) {
+			break
+		}
+		if r == '\\' && !u.dec && i+1 < lim && (doc[i+1] == '"' || doc[i+1] == '\'' && quote != 0) {
+			break
+		}
 		if !u.dec && (o.brackets && (r == '[' || r == ']') || o.pipe && r == '|') {
 			break
 		}
@@ -69,6 +76,10 @@ scan:
 				depth[k]--
 			case '\'':
 				quotes++
+			case ',':
+				if !u.dec && listComma(doc, i, lim) {
+					break scan
+				}
 			case '%':
 				if o.code && !u.dec && !(i+2 < lim && isHex(doc[i+1]) && isHex(doc[i+2])) && printfVerb(doc, i+1, lim) {
 					break scan
@@ -80,7 +91,7 @@ scan:
 		}
 		i = u.end
 	}
-	if cut := spacedTextOpen(doc, opened, depth, i, lim); cut >= 0 && o.mode == decRaw && !o.code {
+	if cut := spacedTextOpen(doc, opened, depth, i, lim); cut >= 0 && (o.mode == decRaw || o.mode == decComment) && !o.code {
 		i = cut
 		for len(decs) > 0 && decs[len(decs)-1].end > i {
 			decs = decs[:len(decs)-1]
@@ -158,7 +169,7 @@ func FuzzBareURLFastPaths(f *testing.F) {
 			return
 		}
 		opts := bareOpts{
-			mode:       decodeMode(o % 5),
+			mode:       decodeMode(o % 6),
 			code:       o&8 != 0,
 			entityTail: o&16 != 0,
 			brackets:   o&32 != 0,

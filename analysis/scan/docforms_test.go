@@ -119,3 +119,10 @@ func TestContinued(t *testing.T) {
 		{"comment", "javascript", `// ⟦http://a.org/x⟧ + y`, []w{{ctx: Code}}},
 	})
 }
+
+// TestLinkTagNotAcrossBlankLine: a blank line ends the tag's reach.
+func TestLinkTagNotAcrossBlankLine(t *testing.T) {
+	runScanCases(t, []scanCase{
+		{"blank line", "markdown", "{@link\n\n⟦https://a.org/x|y⟧", []w{{}}},
+	})
+}
