@@ -352,46 +352,19 @@ func (s *Server) analyze(ctx context.Context, snap *snapshot, base *analysis) (*
 	if base != nil {
 		change = diffTexts(base.text, text)
 	}
-	if base != nil && base.plain && change.start >= scan.SniffLimit {
-		a.plain = true // the edit is past what decides the reading
+	if base != nil && base.plain {
+		a.plain = stillPlainText(base, snap.text, change)
 	} else {
 		a.plain = scan.PlainText(text, lang)
 	}
-	var cands []scan.Candidate
-	var sups []scan.Suppression
-	reuse := noReuse
-	a.baseIdx = -2 // not known yet
-	switch {
-	case base != nil && base.plain && a.plain:
-		cands, reuse, a.baseIdx = rescanPlainText(base, text, change)
-		sups = scan.PlainTextSuppressions(text)
-	case base != nil && base.outline != nil && !a.plain:
-		if w, ok := base.outline.Rescan(text, change.start, change.oldEnd, change.newEnd); ok {
-			cands, reuse, a.baseIdx = spliceWindow(base, change, w.Start, w.OldEnd, w.Candidates)
-			a.outline, sups = base.outline.Apply(text, w)
-			break
-		}
-		var scanned scan.Result
-		scanned, a.outline = scan.ScanOutline(text, lang)
-		cands, sups = scanned.Candidates, scanned.Suppressions
-		reuse = reuseUnchanged(base, change, cands)
-	case base != nil:
-		var scanned scan.Result
-		scanned, a.outline = scan.ScanOutline(text, lang)
-		cands, sups = scanned.Candidates, scanned.Suppressions
-		reuse = reuseUnchanged(base, change, cands)
-	default:
-		var scanned scan.Result
-		scanned, a.outline = scan.ScanOutline(text, lang)
-		cands, sups = scanned.Candidates, scanned.Suppressions
+	sc, ok := scanEdit(base, text, change, a.plain)
+	if !ok {
+		sc = scanWhole(base, text, lang, change)
 	}
-	a.candidates = cands
-	if a.baseIdx == -2 {
-		a.baseIdx = indexBase(cands)
-	}
+	a.candidates, a.outline, a.baseIdx = sc.candidates, sc.outline, sc.baseIdx
 	a.docBase = new("")
 	if a.baseIdx >= 0 {
-		a.docBase = &cands[a.baseIdx].Text
+		a.docBase = &a.candidates[a.baseIdx].Text
 	}
 	snap.setScanned(a) // hovers, links and tokens may go on
 	if err := ctx.Err(); err != nil {
@@ -403,12 +376,12 @@ func (s *Server) analyze(ctx context.Context, snap *snapshot, base *analysis) (*
 		sizeHint = len(base.diags) + 8 // an edit adds a few
 	}
 	var from []int32
-	a.diags, a.diagStart, from, err = checkCandidates(ctx, opts, text, cands, base, reuse, sizeHint)
+	a.diags, a.diagStart, from, err = checkCandidates(ctx, opts, text, sc.candidates, base, sc.reuse, sizeHint)
 	if err != nil {
 		return nil, err
 	}
-	a.sups = sups
-	a.findings, a.kept = applyConfig(cfg, sups, a.diags, base, change, from)
+	a.sups = sc.sups
+	a.findings, a.kept = applyConfig(cfg, a.sups, a.diags, base, change, from)
 	a.shown = cfg.Limit(a.findings)
 	return a, nil
 }
