@@ -19,7 +19,8 @@ type Span struct{ Start, End int }
 //   - interpolations: "${HOST}" (shell, JavaScript template literals, Mako
 //     and Genshi's "${href(page.name, rev=1)}"), "#{host}" (Ruby), braces
 //     nested; "$HOST" and "$host" (shell; "$" then a letter or "_"
-//     and word characters), "%HOST%" (Windows; upper-case names only);
+//     and word characters), "%HOST%" (Windows; upper-case names only),
+//     Doxygen's "$relpath^" (its templates' path to the output's root);
 //   - RFC 6570 URI template expressions: "{" [operator] varspec *(","
 //     varspec) "}" ("{id}", "{/path*}", "{?q,lang}", "{var:3}");
 //   - placeholder segments "<user>", "<your-repo>", "<API key>": "<", a
@@ -29,9 +30,11 @@ type Span struct{ Start, End int }
 //   - glob ranges, as curl and shells expand them: "[1-100]", "[a-z]",
 //     "[001-120:10]";
 //   - optional parts as a synopsis brackets them, before any "?" or "#":
-//     "[user@]", "[:port]", "[[:#]port]", and after one of those any
-//     bracketed word ("~[user]"), as git's and Vim's documentation write
-//     the forms of a URL ("ssh://[user@]host.xz[:port]/~[user]/path/");
+//     "[user@]", "[:port]", "[/path]", "[[:#]port]", "[,host:port]", and
+//     after one of those any bracketed text but an IP literal ("~[user]"),
+//     as git's, Vim's and OpenStack's documentation write the forms of a
+//     URL ("ssh://[user@]host.xz[:port]/~[user]/path/",
+//     "driver://[user:pass@]host:port[,[userN:passN@]hostN:portN]/");
 //   - printf and Python format verbs where they are not an escape and end a
 //     word ("%s", "%d/", "%v", "%(name)s", "%1$s"; not "100%done", a bad
 //     escape).
@@ -114,7 +117,14 @@ func placeholderAt(s string, i int) (int, bool) {
 		if len(rest) >= 2 && rest[1] == '{' {
 			return balancedEnd(s, i+2), true
 		}
-		return varName(s, i+1)
+		end, ok := varName(s, i+1)
+		// Doxygen's header and footer templates end the marker of the
+		// path to the output's root with "^" ("$relpath^tabs.css"; "$"
+		// in Doxygen before 1.8).
+		if ok && s[i+1:end] == "relpath" && end < len(s) && (s[end] == '^' || s[end] == '$') {
+			end++
+		}
+		return end, ok
 	case '#':
 		if len(rest) >= 2 && rest[1] == '{' {
 			return balancedEnd(s, i+2), true
@@ -313,14 +323,15 @@ func globRange(s string, i int) (int, bool) {
 // optionalPart recognises the brackets around an optional part of a URL's
 // form at s[i] == '[', as synopses write them: bracketed text, brackets
 // nested, no space, closed within maxPlaceholder bytes, that ends with "@"
-// after a letter ("[user@]", an optional userinfo), starts with ":" and a
-// letter ("[:port]"), starts with another bracket ("[[:#]port]"), or is a
-// word before an "@" ("[user]@host", Vim's netrw help; an IP literal is
-// never followed by one); it
-// reports whether the brackets were one of those (optional). After one
-// (synopsis), a bracketed word of letters, digits, "_" and "-" is a
-// placeholder too ("~[user]"). An IP literal ("[::1]", "[fe80::1%25en0]",
-// "[v1.x]") is none of these, nor is the "[]" or "[0]" of a query.
+// after a letter ("[user@]", an optional userinfo), starts with ":" or "/"
+// and a letter ("[:port]", "host:port[/path]"), starts with another bracket
+// ("[[:#]port]") or a comma (a repeated part: "port[,[user@]host:port]"),
+// or is a word before an "@" ("[user]@host", Vim's netrw help; an IP
+// literal is never followed by one); it reports whether the brackets were
+// one of those (optional). After one (synopsis), any bracketed text is a
+// placeholder too ("~[user]") except where an IP literal may stand. An IP
+// literal ("[::1]", "[fe80::1%25en0]", "[v1.x]") is none of these, nor is
+// the "[]" or "[0]" of a query.
 func optionalPart(s string, i int, synopsis bool) (end int, optional, ok bool) {
 	depth := 0
 	k := i
@@ -345,13 +356,20 @@ func optionalPart(s string, i int, synopsis bool) (end int, optional, ok bool) {
 	switch {
 	case len(body) >= 2 && body[len(body)-1] == '@' && isAlpha(body[0]),
 		k+1 < len(s) && s[k+1] == '@' && body != "" && isAlpha(body[0]) && strings.Trim(body, wordChars) == "",
-		len(body) >= 2 && body[0] == ':' && isAlpha(body[1]),
-		len(body) >= 2 && body[0] == '[':
+		len(body) >= 2 && (body[0] == ':' || body[0] == '/') && isAlpha(body[1]),
+		len(body) >= 2 && (body[0] == '[' || body[0] == ','):
 		return k + 1, true, true
-	case synopsis && body != "" && strings.Trim(body, wordChars) == "":
+	case synopsis && body != "" && !ipLiteralPlace(s, i):
 		return k + 1, false, true
 	}
 	return 0, false, false
+}
+
+// ipLiteralPlace reports whether s[i] is where a host, and so an IP
+// literal, may start: after "//", after the "@" of a userinfo, or after
+// an optional part ("[user@][::1]").
+func ipLiteralPlace(s string, i int) bool {
+	return i >= 2 && s[i-2:i] == "//" || i >= 1 && (s[i-1] == '@' || s[i-1] == ']')
 }
 
 // wordChars are the bytes of a bracketed word in a synopsis ("[user]").
