@@ -538,6 +538,10 @@ trim:
 			// "|" that ends a URL is a text table's border or the bar
 			// of a Vim help tag ("|  fetch://host/path|"): no URL
 			// grammar allows it there unencoded.
+		case u.r == '\\' && !u.dec && u.end < len(doc) && (doc[u.end] == '"' || doc[u.end] == '\''):
+			// A backslash before the quotation mark that ends the URL
+			// escapes it: the URL was quoted in an escaped string, as
+			// logs and JSON in text write it ("Get \"http://h/ready\": ...").
 		case u.r == '\'' && quotes%2 == 1:
 			quotes--
 		case u.r == '…':

@@ -103,6 +103,7 @@ trim:
 			}
 		case u.r < utf8.RuneSelf && trailing[u.r]:
 		case u.r == '|' && !o.entityTail && !u.dec:
+		case u.r == '\\' && !u.dec && u.end < len(doc) && (doc[u.end] == '"' || doc[u.end] == '\''):
 		case u.r == '\'' && quotes%2 == 1:
 			quotes--
 		case u.r == '…':
