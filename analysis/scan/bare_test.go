@@ -103,6 +103,8 @@ func TestHTMLTemplates(t *testing.T) {
 		{"printf of a tag in an action", "html", `{{- printf "<span class=%q><a class=%q href=%q>%s</a></span>" $a $b $href $t | safeHTML }} <a href="⟦/x⟧">`,
 			[]w{{ctx: Attr, rel: true}}},
 		{"action value", "html", `<a href="⟦{{ .Permalink }}⟧">{{ .Title }}</a>`, []w{{ctx: Attr, rel: true}}},
+		{"icon is a URL on menuitem and command only", "html", `<modal id="about" icon="far fa-heart"></modal><menuitem icon="⟦i/a.png⟧" label="A"><command ICON="⟦b.png⟧">`,
+			[]w{{ctx: Attr, rel: true}, {ctx: Attr, rel: true}}},
 		{"quotes inside an action", "html", `<img src="⟦{{ (resources.Get "x.png").RelPermalink }}⟧" alt="{{ "a" }}">`, []w{{ctx: Attr, rel: true}}},
 		{"django url tag", "html", `<a href="⟦{% url "app:view" id %}⟧">x</a>`, []w{{ctx: Attr, rel: true}}},
 		{"unquoted action value", "html", `<a href=⟦{{ .URL }}⟧ title=x>`, []w{{ctx: Attr, rel: true}}},

@@ -17,11 +17,14 @@ type tag struct {
 
 // urlAttrs are the HTML attributes whose value is one URL (HTML §2.4 and
 // the URL-valued attributes of HTML 4.01 and SVG). "data" counts on <object>
-// only; srcset, imagesrcset, ping and itemtype hold several.
+// only and "icon" on <menuitem> and <command> only (HTML 5.1; elsewhere it
+// is an application's, such as a class list of icon fonts on an AngularJS
+// directive: <modal icon="fas fa-heart">); srcset, imagesrcset, ping and
+// itemtype hold several.
 var urlAttrs = map[string]bool{
 	"href": true, "src": true, "action": true, "cite": true, "poster": true,
 	"formaction": true, "background": true, "longdesc": true, "usemap": true,
-	"manifest": true, "codebase": true, "icon": true, "profile": true,
+	"manifest": true, "codebase": true, "profile": true,
 	"classid": true, "xlink:href": true, "lowsrc": true, "dynsrc": true,
 }
 
@@ -477,7 +480,8 @@ func (sc *scanner) tagURLs(t *tag) {
 		}
 		key := string(buf[:len(an)])
 		switch {
-		case urlAttrs[key] || key == "data" && equalFold(name, "object"):
+		case urlAttrs[key] || key == "data" && equalFold(name, "object") ||
+			key == "icon" && (equalFold(name, "menuitem") || equalFold(name, "command")):
 			ctx := Attr
 			if key == "href" && equalFold(name, "base") {
 				ctx = Base
