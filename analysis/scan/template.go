@@ -18,8 +18,10 @@ type Span struct{ Start, End int }
 //     open at the end of s covers the rest of s (the URL was cut inside it);
 //   - interpolations: "${HOST}" (shell, JavaScript template literals, Mako
 //     and Genshi's "${href(page.name, rev=1)}"), "#{host}" (Ruby), braces
-//     nested; "$HOST" and "$host" (shell; "$" then a letter or "_"
-//     and word characters), "%HOST%" (Windows; upper-case names only),
+//     nested; shell command substitutions "$(hostname)", parentheses
+//     nested, one left open covering the rest of s; "$HOST" and "$host"
+//     (shell; "$" then a letter or "_" and word characters), "%HOST%"
+//     (Windows; upper-case names only),
 //     Doxygen's "$relpath^" (its templates' path to the output's root);
 //   - RFC 6570 URI template expressions: "{" [operator] varspec *(","
 //     varspec) "}" ("{id}", "{/path*}", "{?q,lang}", "{var:3}");
@@ -117,6 +119,9 @@ func placeholderAt(s string, i int) (int, bool) {
 		if len(rest) >= 2 && rest[1] == '{' {
 			return balancedEnd(s, i+2), true
 		}
+		if len(rest) >= 2 && rest[1] == '(' {
+			return parenEnd(s, i+2), true
+		}
 		end, ok := varName(s, i+1)
 		// Doxygen's header and footer templates end the marker of the
 		// path to the output's root with "^" ("$relpath^tabs.css"; "$"
@@ -169,6 +174,26 @@ func balancedEnd(s string, j int) int {
 		case '{':
 			depth++
 		case '}':
+			if depth == 0 {
+				return k + 1
+			}
+			depth--
+		}
+	}
+	return len(s)
+}
+
+// parenEnd returns the offset after the ")" that closes a shell command
+// substitution whose command starts at j ("$(hostname)", "$(kubectl get
+// svc -o jsonpath='{.x}')"): parentheses nest; a substitution left open
+// covers the rest of s (the URL was cut at a space inside it).
+func parenEnd(s string, j int) int {
+	depth := 0
+	for k := j; k < len(s); k++ {
+		switch s[k] {
+		case '(':
+			depth++
+		case ')':
 			if depth == 0 {
 				return k + 1
 			}

@@ -60,6 +60,8 @@ func TestPlaceholders(t *testing.T) {
 		{"empty braces", "https://x/{}"},
 		{"angle then space", "https://x/<a >"},
 		{"unclosed shell brace", "https://x/«${HOST»"},
+		{"command substitution", "http://«$(hostname -f)»:8080/«$(a (b) c)»/x"},
+		{"unclosed command substitution", "http://«$(kubectl»"},
 		{"mako expression", "«${href(page.name, rev=revision.revision_id)}»"},
 		{"js template literal", "https://«${host}»/«${path + '/x'}»?q=«#{a {b} c}»"},
 	}
