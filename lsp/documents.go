@@ -297,10 +297,13 @@ type analysis struct {
 	// <base href> with a scheme, or -1; docBase, when not nil, is its
 	// text ("" for none), also for an analysis whose candidates are those
 	// near the cursor only (hoverAnalysis).
-	baseIdx  int
-	docBase  *string
-	epoch    uint64           // Server.epoch when it was computed: its configuration
-	findings []config.Finding // all of them: the fix-all fixes them all
+	baseIdx int
+	docBase *string
+	epoch   uint64 // Server.epoch when it was computed: its configuration
+	// configGen is configFiles.gen when it was computed: the configuration
+	// files on disk it was computed under
+	configGen uint64
+	findings  []config.Finding // all of them: the fix-all fixes them all
 	// kept says, for each of diags, what the configuration made of it:
 	// 0 dropped (off, suppressed, ignored), else its finding's severity
 	// plus one (applyConfig); sups are the suppressions it applied.
@@ -340,12 +343,13 @@ func (s *Server) analyze(ctx context.Context, snap *snapshot, base *analysis) (*
 	epoch := s.epoch
 	s.mu.Unlock()
 	cfg, cerr := st.configFor(snap.uri, &s.configFiles)
+	configGen := s.configFiles.generation()
 	lang := language(cfg, snap.uri, snap.languageID)
 	opts := cfg.CheckOptions()
 	text := snap.text.get() // built here, off the request path
 	a := &analysis{gen: snap.gen, version: snap.version, text: text, mapper: snap.lines.get(), lang: lang,
-		epoch: epoch, configErr: cerr, opts: opts}
-	if base != nil && (base.epoch != epoch || base.lang != lang || base.diagStart == nil) {
+		epoch: epoch, configGen: configGen, configErr: cerr, opts: opts}
+	if base != nil && (base.epoch != epoch || base.configGen != configGen || base.lang != lang || base.diagStart == nil) {
 		base = nil // another configuration, language or (unsorted) result: start afresh
 	}
 	var change textChange // from base's text to this one
