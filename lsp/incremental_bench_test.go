@@ -217,12 +217,14 @@ type pathologicalDocument struct {
 }
 
 // pathologicalDocuments are a line of 100k "%" after a URL's start, 40k
-// URLs with a bad escape on one line, and 20k such URLs each followed by a
-// comment that silences it, on one line of Markdown.
+// URLs with a bad escape on one line (plain text, and Markdown), and 20k
+// such URLs each followed by a comment that silences it, on one line of
+// Markdown.
 func pathologicalDocuments() []pathologicalDocument {
 	return []pathologicalDocument{
 		{"percents", "plaintext", []byte("http://x.org/" + strings.Repeat("%", 100_000) + "\n")},
 		{"urls-one-line", "plaintext", []byte(strings.Repeat("http://x.org/a%zz ", 40_000) + "\n")},
+		{"urls-one-line-md", "markdown", []byte(strings.Repeat("http://x.org/a%zz ", 40_000) + "\n")},
 		{"suppressed-one-line", "markdown", []byte(strings.Repeat("http://x.org/%zz <!-- urlls-disable-line bad-escape --> ", 20_000) + "\n")},
 	}
 }
