@@ -104,7 +104,7 @@ func (o *Outline) Rescan(doc []byte, start, oldEnd, newEnd int) (*Window, bool) 
 		}
 		return j < len(o.restarts) && o.restarts[j] == old
 	}
-	sc := &scanner{doc: doc, wantComments: true}
+	sc := &scanner{doc: doc, wantComments: true, partFrom: a, partOpen: true}
 	w := &Window{Start: a}
 	out := &Outline{}
 	m := sc.markdownBlocks(a, len(doc), out, stop)
