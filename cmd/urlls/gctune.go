@@ -21,9 +21,22 @@ import (
 // makes the runtime give back the memory it freed: the peak memory stays
 // independent of the number of files (issue 12: 64 copies of a tree within
 // 1.5x one copy). As the live heap grows (a large file's text and
-// findings), the percentage falls back to Go's 100 and the limit rises
-// above the heap's goal, so that a large file is collected as Go would
-// collect it and the limit never makes the collector run all the time.
+// findings), the percentage falls back to Go's 100 and the limit rises 4
+// MiB above the goal Go's default would set for it, so that the limit
+// never makes the collector run all the time.
+//
+// The settings follow the live heap after each collection (a finalizer),
+// not during it: until then those of the collection before hold. When the
+// live heap outgrows the limit (a large file read at once), or the limit
+// falls below the memory the runtime still holds (after a large file,
+// whose freed memory counts until it is given back), the runtime collects
+// again at once, and a large file after small ones climbs up a collection
+// at a time. A tree with large files is collected more often than Go's
+// default would: measured, 23–26 collections where GOGC=100 made 9–12 on
+// 65 MB of four URL-dense files of 16.5 MB and 300 small ones, with about
+// a third less peak memory (159–204 MiB, against 247–265); 22–25 where it
+// made 34–35 on 11 copies of the real-world corpus, in the same memory
+// (20 MiB).
 //
 // GOGC or GOMEMLIMIT in the environment turn the tuning off: the user
 // decided.
@@ -39,8 +52,9 @@ const gcMaxPercent = 400
 // heap of live bytes: percent = gcHeadroom/live in percent, between 100
 // and gcMaxPercent, and a limit of gcHeadroom, or 4 MiB above the goal
 // that Go's default would set (twice the live heap) when that is larger:
-// the limit binds while the heap is small, and never below the default's
-// goal, so the collector never runs more often than Go's default would.
+// the limit binds while the heap is small, and is never below the
+// default's goal for the live heap it is set for (which the heap may have
+// outgrown by the time it is set: see above).
 func gcSettings(live uint64) (percent int, limit int64) {
 	percent = gcMaxPercent
 	if live > 0 {

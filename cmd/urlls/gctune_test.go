@@ -28,12 +28,26 @@ func TestGCSettings(t *testing.T) {
 			if percent != tc.percent || limit != tc.limit {
 				t.Errorf("gcSettings(%d) = %d, %d; want %d, %d", tc.live, percent, limit, tc.percent, tc.limit)
 			}
-			// Never more collections than Go's default: the limit is
-			// above the default's goal, twice the live heap.
-			if limit < 2*int64(tc.live) {
-				t.Errorf("limit %d below twice the live heap %d", limit, tc.live)
-			}
 		})
+	}
+}
+
+// TestGCSettingsBounds: what gctune.go promises of gcSettings, over live
+// heaps from none to 4 GiB: the percentage between Go's 100 and
+// gcMaxPercent, Go's 100 from gcHeadroom of live heap on; the limit at
+// least gcHeadroom, and at least 4 MiB above the goal Go's default sets for
+// the live heap (twice it), exactly gcHeadroom while that goal is below.
+func TestGCSettingsBounds(t *testing.T) {
+	const mib = 1 << 20
+	for live := uint64(0); live <= 4<<30; live = live*9/8 + 64<<10 {
+		percent, limit := gcSettings(live)
+		if percent < 100 || percent > gcMaxPercent || live >= gcHeadroom && percent != 100 {
+			t.Errorf("gcSettings(%d): percent %d", live, percent)
+		}
+		defaultGoal := 2 * int64(live)
+		if limit < gcHeadroom || limit < defaultGoal+4*mib || defaultGoal+4*mib <= gcHeadroom && limit != gcHeadroom {
+			t.Errorf("gcSettings(%d): limit %d, Go's default goal %d", live, limit, defaultGoal)
+		}
 	}
 }
 
