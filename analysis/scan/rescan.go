@@ -111,7 +111,7 @@ func (o *Outline) rescanPlain(doc []byte, start, oldEnd, newEnd int) (*Window, b
 	for w1 < end && doc[w1] != ' ' && doc[w1] != '\t' {
 		w1++
 	}
-	sc := &scanner{doc: doc}
+	sc := &scanner{doc: doc, partFrom: w0, partTo: w1}
 	m := newMD(sc)
 	m.labels = o.labels
 	m.lines = append(m.rlines[:0], span{w0, w1})
@@ -199,7 +199,7 @@ func (o *Outline) Rescan(doc []byte, start, oldEnd, newEnd int) (*Window, bool) 
 		}
 		return j < len(o.restarts) && o.restarts[j] == old
 	}
-	sc := &scanner{doc: doc, wantComments: true}
+	sc := &scanner{doc: doc, wantComments: true, partFrom: a, partOpen: true}
 	w := &Window{Start: a}
 	out := &Outline{}
 	m := sc.markdownBlocks(a, len(doc), out, stop)

@@ -1,6 +1,8 @@
 package scan
 
 import (
+	"bytes"
+	"fmt"
 	"reflect"
 	"slices"
 	"strings"
@@ -163,4 +165,52 @@ func TestRescanPlainLine(t *testing.T) {
 			}
 		})
 	}
+}
+
+// listThenProse is a document of about 1 MB whose first paragraph is a
+// list of 300 links (an awesome-list) and the rest prose without URLs, and
+// the span of that list.
+func listThenProse(item string) (doc []byte, a, b int) {
+	var s strings.Builder
+	s.WriteString("# List\n\n")
+	a = s.Len()
+	for i := range 300 {
+		fmt.Fprintf(&s, item, i, i)
+	}
+	b = s.Len()
+	s.WriteString("\n")
+	for s.Len() < 1<<20 {
+		s.WriteString("Some prose about things, without links, a line at a time.\n\n")
+	}
+	return []byte(s.String()), a, b
+}
+
+// TestWindowCandidatesCap: a scan of a part of a document allocates room
+// for the candidates of that part, not for as many as their density
+// predicts over the whole document (growCands): one keystroke in the
+// list of listThenProse allocated room for 25k candidates (1.7 MB).
+// Doubling gives at most twice the room needed.
+func TestWindowCandidatesCap(t *testing.T) {
+	room := func(what string, cands []Candidate, want int) {
+		t.Helper()
+		if len(cands) != want {
+			t.Fatalf("%s: %d candidates, want %d", what, len(cands), want)
+		}
+		if cap(cands) > 2*len(cands) {
+			t.Errorf("%s: room for %d candidates, for %d", what, cap(cands), len(cands))
+		}
+	}
+
+	doc, _, _ := listThenProse("- [item %d](https://example.com/p/%d) a thing\n")
+	_, o := ScanOutline(doc, "markdown")
+	at := bytes.Index(doc, []byte("item 150")) + 4
+	next := slices.Concat(doc[:at], []byte("x"), doc[at:])
+	w, ok := o.Rescan(next, at, at, at+1)
+	if !ok {
+		t.Fatal("Rescan: no window")
+	}
+	room("Rescan", w.Candidates, 300)
+
+	doc, a, b := listThenProse("- item %d: https://example.com/p/%d a thing\n")
+	room("ScanPlainTextRange", ScanPlainTextRange(doc, a, b), 300)
 }

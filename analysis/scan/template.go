@@ -32,7 +32,7 @@ type Span struct{ Start, End int }
 //   - glob ranges, as curl and shells expand them: "[1-100]", "[a-z]",
 //     "[001-120:10]";
 //   - optional parts as a synopsis brackets them, before any "?" or "#":
-//     "[user@]", "[:port]", "[/path]", "[[:#]port]", "[,host:port]", and
+//     "[user@]" (after "//"), "[:port]", "[/path]", "[[:#]port]", "[,host:port]", and
 //     after one of those any bracketed text but an IP literal ("~[user]"),
 //     as git's, Vim's and OpenStack's documentation write the forms of a
 //     URL ("ssh://[user@]host.xz[:port]/~[user]/path/",
@@ -347,8 +347,9 @@ func globRange(s string, i int) (int, bool) {
 
 // optionalPart recognises the brackets around an optional part of a URL's
 // form at s[i] == '[', as synopses write them: bracketed text, brackets
-// nested, no space, closed within maxPlaceholder bytes, that ends with "@"
-// after a letter ("[user@]", an optional userinfo), starts with ":" or "/"
+// nested, no space, closed within maxPlaceholder bytes, that is an
+// optional userinfo where one goes (optionalUserinfo: "[user@]",
+// "[user[:password]@]"), starts with ":" or "/"
 // and a letter ("[:port]", "host:port[/path]"), starts with another bracket
 // ("[[:#]port]") or a comma (a repeated part: "port[,[user@]host:port]"),
 // or is a word before an "@" ("[user]@host", Vim's netrw help; an IP
@@ -379,7 +380,7 @@ func optionalPart(s string, i int, synopsis bool) (end int, optional, ok bool) {
 	}
 	body := s[i+1 : k]
 	switch {
-	case len(body) >= 2 && body[len(body)-1] == '@' && isAlpha(body[0]),
+	case optionalUserinfo(s, i, body),
 		k+1 < len(s) && s[k+1] == '@' && body != "" && isAlpha(body[0]) && strings.Trim(body, wordChars) == "",
 		len(body) >= 2 && (body[0] == ':' || body[0] == '/') && isAlpha(body[1]),
 		len(body) >= 2 && (body[0] == '[' || body[0] == ','):
@@ -389,6 +390,41 @@ func optionalPart(s string, i int, synopsis bool) (end int, optional, ok bool) {
 	}
 	return 0, false, false
 }
+
+// optionalUserinfo reports whether body, the text inside the brackets at
+// s[i], is an optional userinfo: right after "//", where a userinfo goes,
+// a letter, then a userinfo's characters (RFC 3986 §3.2.1: unreserved,
+// pct-encoded, sub-delims and ":"; brackets nested, "[user[:password]@]"),
+// then the "@" that ends it. Elsewhere, or holding other characters
+// ("http://[a%zz@]host", "https://h/[user@]host"), the brackets are no
+// synopsis, and what they hold is checked.
+func optionalUserinfo(s string, i int, body string) bool {
+	if i < 2 || s[i-2:i] != "//" || len(body) < 2 || !isAlpha(body[0]) || body[len(body)-1] != '@' {
+		return false
+	}
+	for k := 0; k < len(body)-1; k++ {
+		switch c := body[k]; {
+		case c == '%':
+			if k+2 >= len(body)-1 || !isHex(body[k+1]) || !isHex(body[k+2]) {
+				return false
+			}
+			k += 2
+		case !userinfoChar[c]:
+			return false
+		}
+	}
+	return true
+}
+
+// userinfoChar marks the bytes of a userinfo but "%" (RFC 3986 §3.2.1:
+// unreserved, sub-delims and ":"), and the brackets of an optional part
+// nested in one.
+var userinfoChar = func() (m [256]bool) {
+	for _, c := range []byte("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~!$&'()*+,;=:[]") {
+		m[c] = true
+	}
+	return m
+}()
 
 // ipLiteralPlace reports whether s[i] is where a host, and so an IP
 // literal, may start: after "//", after the "@" of a userinfo, or after

@@ -46,6 +46,12 @@ func TestPlaceholders(t *testing.T) {
 		{"synopsis optional path", "scheme://hostname:port«[/path]»"},
 		{"synopsis repeated part", "driver://«[user:pass@]»host:port«[,[userN:passN@]hostN:portN]»/virtual_host?query"},
 		{"synopsis then an ip literal", "ssh://«[user@]»[::1]«[:port]»/x"},
+		{"synopsis userinfo of sub-delims and escapes", "ftp://«[us%20er;x=1:p!a$s@]»host/"},
+		// An optional userinfo is one where a userinfo goes, after "//",
+		// and holds a userinfo's characters (RFC 3986 §3.2.1): elsewhere
+		// "[…@]" is no synopsis, and what it holds is checked.
+		{"userinfo part only after //", "https://example.com/[user@]host/path%zz"},
+		{"userinfo part of a userinfo's characters", "http://[a%zz@]host/p http://[a/b@]host/ http://[a@b@]host/"},
 		{"a path in brackets needs a letter", "https://x/a[/1]"},
 		{"a word alone is no synopsis", "https://x/~[user]/a?b[]=1&c[0]=2"},
 		{"ipv6 literals are no synopsis", "http://[::1]:80/ http://[fe80::1%25en0]/ http://[v1.x]/ http://[::ffff:1.2.3.4]/"},
