@@ -297,10 +297,13 @@ type analysis struct {
 	// <base href> with a scheme, or -1; docBase, when not nil, is its
 	// text ("" for none), also for an analysis whose candidates are those
 	// near the cursor only (hoverAnalysis).
-	baseIdx  int
-	docBase  *string
-	epoch    uint64           // Server.epoch when it was computed: its configuration
-	findings []config.Finding // all of them: the fix-all fixes them all
+	baseIdx int
+	docBase *string
+	epoch   uint64 // Server.epoch when it was computed: its configuration
+	// configGen is configFiles.gen when it was computed: the configuration
+	// files on disk it was computed under
+	configGen uint64
+	findings  []config.Finding // all of them: the fix-all fixes them all
 	// kept says, for each of diags, what the configuration made of it:
 	// 0 dropped (off, suppressed, ignored), else its finding's severity
 	// plus one (applyConfig); sups are the suppressions it applied.
@@ -340,58 +343,32 @@ func (s *Server) analyze(ctx context.Context, snap *snapshot, base *analysis) (*
 	epoch := s.epoch
 	s.mu.Unlock()
 	cfg, cerr := st.configFor(snap.uri, &s.configFiles)
+	configGen := s.configFiles.generation()
 	lang := language(cfg, snap.uri, snap.languageID)
 	opts := cfg.CheckOptions()
 	text := snap.text.get() // built here, off the request path
 	a := &analysis{gen: snap.gen, version: snap.version, text: text, mapper: snap.lines.get(), lang: lang,
-		epoch: epoch, configErr: cerr, opts: opts}
-	if base != nil && (base.epoch != epoch || base.lang != lang || base.diagStart == nil) {
+		epoch: epoch, configGen: configGen, configErr: cerr, opts: opts}
+	if base != nil && (base.epoch != epoch || base.configGen != configGen || base.lang != lang || base.diagStart == nil) {
 		base = nil // another configuration, language or (unsorted) result: start afresh
 	}
 	var change textChange // from base's text to this one
 	if base != nil {
 		change = diffTexts(base.text, text)
 	}
-	if base != nil && base.plain && change.start >= scan.SniffLimit {
-		a.plain = true // the edit is past what decides the reading
+	if base != nil && base.plain {
+		a.plain = stillPlainText(base, snap.text, change)
 	} else {
 		a.plain = scan.PlainText(text, lang)
 	}
-	var cands []scan.Candidate
-	var sups []scan.Suppression
-	reuse := noReuse
-	a.baseIdx = -2 // not known yet
-	switch {
-	case base != nil && base.plain && a.plain:
-		cands, reuse, a.baseIdx = rescanPlainText(base, text, change)
-		sups = scan.PlainTextSuppressions(text)
-	case base != nil && base.outline != nil && !a.plain:
-		if w, ok := base.outline.Rescan(text, change.start, change.oldEnd, change.newEnd); ok {
-			cands, reuse, a.baseIdx = spliceWindow(base, change, w.Start, w.OldEnd, w.Candidates)
-			a.outline, sups = base.outline.Apply(text, w)
-			break
-		}
-		var scanned scan.Result
-		scanned, a.outline = scan.ScanOutline(text, lang)
-		cands, sups = scanned.Candidates, scanned.Suppressions
-		reuse = reuseUnchanged(base, change, cands)
-	case base != nil:
-		var scanned scan.Result
-		scanned, a.outline = scan.ScanOutline(text, lang)
-		cands, sups = scanned.Candidates, scanned.Suppressions
-		reuse = reuseUnchanged(base, change, cands)
-	default:
-		var scanned scan.Result
-		scanned, a.outline = scan.ScanOutline(text, lang)
-		cands, sups = scanned.Candidates, scanned.Suppressions
+	sc, ok := scanEdit(base, text, change, a.plain)
+	if !ok {
+		sc = scanWhole(base, text, lang, change)
 	}
-	a.candidates = cands
-	if a.baseIdx == -2 {
-		a.baseIdx = indexBase(cands)
-	}
+	a.candidates, a.outline, a.baseIdx = sc.candidates, sc.outline, sc.baseIdx
 	a.docBase = new("")
 	if a.baseIdx >= 0 {
-		a.docBase = &cands[a.baseIdx].Text
+		a.docBase = &a.candidates[a.baseIdx].Text
 	}
 	snap.setScanned(a) // hovers, links and tokens may go on
 	if err := ctx.Err(); err != nil {
@@ -403,12 +380,12 @@ func (s *Server) analyze(ctx context.Context, snap *snapshot, base *analysis) (*
 		sizeHint = len(base.diags) + 8 // an edit adds a few
 	}
 	var from []int32
-	a.diags, a.diagStart, from, err = checkCandidates(ctx, opts, text, cands, base, reuse, sizeHint)
+	a.diags, a.diagStart, from, err = checkCandidates(ctx, opts, text, sc.candidates, base, sc.reuse, sizeHint)
 	if err != nil {
 		return nil, err
 	}
-	a.sups = sups
-	a.findings, a.kept = applyConfig(cfg, sups, a.diags, base, change, from)
+	a.sups = sc.sups
+	a.findings, a.kept = applyConfig(cfg, a.sups, a.diags, base, change, from)
 	a.shown = cfg.Limit(a.findings)
 	return a, nil
 }

@@ -66,6 +66,26 @@ type testClient struct {
 type clientOptions struct {
 	debounce time.Duration
 	dir      string // workspace folder; a new temporary directory when empty
+	// wrote, when not nil, is told every write of the client to the pipe
+	// once it has returned (sentConn).
+	wrote func(b []byte)
+}
+
+// sentConn is the client's end of net.Pipe, telling wrote what each write
+// wrote once it has returned. net.Pipe does not buffer: a write returns
+// when the server has read every byte of it, and the server reads and
+// hands on its messages in order, so once the write of a message has
+// returned, the server has the message in hand and handles it before
+// anything the client writes after.
+type sentConn struct {
+	net.Conn
+	wrote func(b []byte)
+}
+
+func (c sentConn) Write(b []byte) (int, error) {
+	n, err := c.Conn.Write(b)
+	c.wrote(b[:n])
+	return n, err
 }
 
 // newTestClient starts a server and connects a client to it. The session
@@ -82,6 +102,9 @@ func newTestClient(t *testing.T, o clientOptions) *testClient {
 	go func() {
 		code <- Serve(context.Background(), serverEnd, Options{Logger: logger.Named("server"), Debounce: o.debounce, Version: "test"})
 	}()
+	if o.wrote != nil {
+		clientEnd = sentConn{clientEnd, o.wrote}
+	}
 	return connectClient(t, clientEnd, o.dir, code, "Serve")
 }
 

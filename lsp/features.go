@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
-	"unicode/utf8"
 
 	"go.lsp.dev/protocol"
 
@@ -16,6 +15,7 @@ import (
 	"github.com/urlls/urlls/analysis/config"
 	"github.com/urlls/urlls/analysis/grammar"
 	"github.com/urlls/urlls/analysis/parser"
+	textpos "github.com/urlls/urlls/analysis/position"
 	"github.com/urlls/urlls/analysis/resolve"
 	"github.com/urlls/urlls/analysis/scan"
 	"github.com/urlls/urlls/analysis/standards"
@@ -496,11 +496,7 @@ func standardsSection(c scan.Candidate, base string, markdown bool) string {
 	for _, v := range standards.Judge(c.Text, base) {
 		follows := v.Follows
 		if len(follows) > maxFollowsBytes {
-			cut := maxFollowsBytes
-			for cut > 0 && !utf8.RuneStart(follows[cut]) {
-				cut--
-			}
-			follows = follows[:cut] + "…"
+			follows = textpos.CutAt(follows, maxFollowsBytes) + "…"
 		}
 		v.Follows = ""
 		line := v.String()

@@ -213,6 +213,64 @@ func checkCandidates(ctx context.Context, opts checks.Options, text []byte, cand
 	return diags, diagStart, from, nil
 }
 
+// docScan is the scan of one version of a document, and what it keeps of
+// the analysis before it.
+type docScan struct {
+	candidates []scan.Candidate
+	sups       []scan.Suppression
+	outline    *scan.Outline // Markdown (analysis.outline)
+	// baseIdx is the index in candidates of the first <base href> with a
+	// scheme, or -1 (analysis.baseIdx).
+	baseIdx int
+	reuse   reuseFunc // which diagnostics of the analysis before it keep
+}
+
+// scanEdit scans text, which ch made from base's text, again where the
+// edit may have changed what the scanner reads only (rescanPlainText,
+// scan.Outline.Rescan), and keeps the rest of base's scan. plain is
+// whether text reads as plain text (scan.PlainText). ok is false when the
+// edit cannot be scanned locally (no base, another reading, a Markdown
+// edit Rescan declines): then text is scanned whole (scanWhole).
+func scanEdit(base *analysis, text []byte, ch textChange, plain bool) (docScan, bool) {
+	switch {
+	case base == nil:
+	case base.plain && plain:
+		sc := rescanPlainText(base, text, ch)
+		sc.sups = scan.PlainTextSuppressions(text)
+		return sc, true
+	case base.outline != nil && !plain:
+		if w, ok := base.outline.Rescan(text, ch.start, ch.oldEnd, ch.newEnd); ok {
+			sc := spliceWindow(base, ch, w.Start, w.OldEnd, w.Candidates)
+			sc.outline, sc.sups = base.outline.Apply(text, w)
+			return sc, true
+		}
+	}
+	return docScan{}, false
+}
+
+// scanWhole scans text of language lang whole. When base is not nil (the
+// analysis of the text that ch made text from), the candidates that the
+// edit left alone keep its diagnostics (reuseUnchanged).
+func scanWhole(base *analysis, text []byte, lang string, ch textChange) docScan {
+	scanned, outline := scan.ScanOutline(text, lang)
+	sc := docScan{candidates: scanned.Candidates, sups: scanned.Suppressions, outline: outline,
+		baseIdx: indexBase(scanned.Candidates), reuse: noReuse}
+	if base != nil {
+		sc.reuse = reuseUnchanged(base, ch, sc.candidates)
+	}
+	return sc
+}
+
+// stillPlainText reports whether text, which ch made from base's text,
+// reads as plain text (scan.PlainText) as base's did; false when base's
+// did not. Only the first scan.SniffLimit bytes decide whether plain text
+// reads as AsciiDoc, so an edit past them keeps the reading, and only
+// those bytes are read: text need not be built (a hover right after an
+// edit, newNearEdit).
+func stillPlainText(base *analysis, text *docText, ch textChange) bool {
+	return base.plain && (ch.start >= scan.SniffLimit || scan.PlainText(text.slice(0, min(text.n, scan.SniffLimit)), base.lang))
+}
+
 // reuseFunc says, for candidate i, which candidate bi of an older analysis
 // it keeps the diagnostics of (not to be changed: they are the older
 // analysis's) and how far they move; ok is false when it must be checked
@@ -224,8 +282,9 @@ func noReuse(int) (int, int, bool) { return 0, 0, false }
 // rescanPlainText returns the candidates of text, a plain-text document
 // (scan.PlainText), from those of base, the analysis of an older text
 // under the same options that ch made text of, re-scanning only the paragraphs the change
-// touches, and which diagnostics of base they keep (for checkCandidates).
-func rescanPlainText(base *analysis, text []byte, ch textChange) ([]scan.Candidate, reuseFunc, int) {
+// touches, which diagnostics of base they keep (for checkCandidates) and
+// where their first <base href> is (spliceWindow); not the suppressions.
+func rescanPlainText(base *analysis, text []byte, ch textChange) docScan {
 	// The boundaries lie in the unchanged text: before the change in both
 	// texts, and after it (moved by delta).
 	p0 := paragraphStart(text, ch.start)
@@ -295,11 +354,11 @@ func wordWindow(old, text []byte, ch textChange, p0, p1 int) (int, int) {
 // p1 (nor on the byte before p1): base's candidates before p0 and from
 // p1old on (moved), with window between. It also returns which diagnostics
 // of base they keep (for checkCandidates), and the index of the first
-// <base href> of the candidates (analysis.baseIdx).
-func spliceWindow(base *analysis, ch textChange, p0, p1old int, window []scan.Candidate) ([]scan.Candidate, reuseFunc, int) {
+// <base href> of the candidates (analysis.baseIdx); not the suppressions
+// nor the outline.
+func spliceWindow(base *analysis, ch textChange, p0, p1old int, window []scan.Candidate) docScan {
 	old := base.candidates
-	c0 := sort.Search(len(old), func(i int) bool { return old[i].Start >= p0 })
-	c1 := sort.Search(len(old), func(i int) bool { return old[i].Start >= p1old })
+	c0, c1 := replacedCandidates(old, p0, p1old)
 	cands := make([]scan.Candidate, 0, c0+len(window)+len(old)-c1)
 	cands = append(cands, old[:c0]...)
 	cands = append(cands, window...)
@@ -309,8 +368,8 @@ func spliceWindow(base *analysis, ch textChange, p0, p1old int, window []scan.Ca
 	// In the window, the candidates the edit did not touch (all but one
 	// of 40k URLs on one line) keep their diagnostics too.
 	inWindow := reuseUnchanged(base, ch, cands)
-	baseIdx, _ := spliceBase(base, p0, p1old, window)
-	return cands, func(i int) (int, int, bool) {
+	baseIdx, _ := spliceBase(base, c0, c1, window)
+	return docScan{candidates: cands, baseIdx: baseIdx, reuse: func(i int) (int, int, bool) {
 		switch {
 		case i < c0:
 			return i, 0, true
@@ -318,7 +377,16 @@ func spliceWindow(base *analysis, ch textChange, p0, p1old int, window []scan.Ca
 			return i - after + c1, ch.delta(), true
 		}
 		return inWindow(i)
-	}, baseIdx
+	}}
+}
+
+// replacedCandidates returns which of old, the candidates of a text, a
+// window over [p0, p1old) of it replaces: old[c0:c1], those that start in
+// it.
+func replacedCandidates(old []scan.Candidate, p0, p1old int) (c0, c1 int) {
+	c0 = sort.Search(len(old), func(i int) bool { return old[i].Start >= p0 })
+	c1 = sort.Search(len(old), func(i int) bool { return old[i].Start >= p1old })
+	return c0, c1
 }
 
 // indexBase returns the index of the first <base href> of cands with a
@@ -520,8 +588,7 @@ type nearEdit struct {
 func newNearEdit(pa *analysis, snap *snapshot, scratch *scratchText) *nearEdit {
 	ch := snap.change
 	n := &nearEdit{pa: pa, snap: snap}
-	// PlainText reads the first SniffLimit bytes only.
-	n.plain = pa.plain && (ch.start >= scan.SniffLimit || scan.PlainText(snap.text.slice(0, min(snap.text.n, scan.SniffLimit)), pa.lang))
+	n.plain = stillPlainText(pa, snap.text, ch)
 	if !n.plain {
 		if pa.outline == nil || pa.plain {
 			return nil
@@ -531,7 +598,8 @@ func newNearEdit(pa *analysis, snap *snapshot, scratch *scratchText) *nearEdit {
 			return nil
 		}
 		n.window, n.unbuilt = w, unbuilt
-		_, n.docBase = spliceBase(pa, w.Start, w.OldEnd, w.Candidates)
+		c0, c1 := replacedCandidates(pa.candidates, w.Start, w.OldEnd)
+		_, n.docBase = spliceBase(pa, c0, c1, w.Candidates)
 	}
 	n.mapper = newEditView(pa.mapper, snap.text, ch, snap.lines)
 	return n
@@ -545,7 +613,7 @@ func (n *nearEdit) analysis(pos protocol.Position) *analysis {
 	// Its text is left nil unless built: a hover reads the candidates,
 	// not the text.
 	a := &analysis{gen: snap.gen, version: snap.version, mapper: n.mapper, lang: pa.lang,
-		plain: n.plain, epoch: pa.epoch, opts: pa.opts}
+		plain: n.plain, epoch: pa.epoch, configGen: pa.configGen, opts: pa.opts}
 	if n.plain {
 		a.candidates = candidatesNear(pa, snap.text, ch, off)
 		return a
@@ -577,12 +645,11 @@ func windowNear(base *analysis, change textChange, p0, p1, p1old int, window []s
 }
 
 // spliceBase returns the index of the first <base href> (with a scheme)
-// of the candidates that spliceWindow makes of base's and window, and its
-// text, or -1 and "".
-func spliceBase(base *analysis, p0, p1old int, window []scan.Candidate) (int, string) {
+// of the candidates that spliceWindow makes of base's and window, which
+// replaces base.candidates[c0:c1] (replacedCandidates), and its text, or
+// -1 and "".
+func spliceBase(base *analysis, c0, c1 int, window []scan.Candidate) (int, string) {
 	old := base.candidates
-	c0 := sort.Search(len(old), func(i int) bool { return old[i].Start >= p0 })
-	c1 := sort.Search(len(old), func(i int) bool { return old[i].Start >= p1old })
 	b := base.baseIdx
 	switch {
 	case b >= 0 && b < c0:
@@ -716,24 +783,33 @@ func applyConfig(cfg config.Config, sups []scan.Suppression, diags []config.Find
 	// apply returns what Apply makes of the diagnostics picked of diags,
 	// in order. What it makes of one does not depend on the others, so it
 	// goes by chunks: the copies Apply takes and makes are a chunk's, not
-	// two more of 40k diagnostics.
+	// two more of 40k diagnostics. The suppressions are decided once for
+	// all of them (config.Suppressed): decided a chunk at a time, every
+	// suppression would be swept once a chunk, 40k of them on one line
+	// 40 times.
 	apply := func(pick func(i int) bool) []uint8 {
 		const chunk = 1024
-		var kept []uint8
-		ds := make([]checks.Diagnostic, 0, min(chunk, len(diags)))
-		flush := func() {
-			kept = append(kept, keptOf(ds, cfg.Apply(sups, ds))...)
+		var picked []int32
+		for i := range diags {
+			if pick(i) {
+				picked = append(picked, int32(i))
+			}
+		}
+		suppressed := config.Suppressed(sups, len(picked), func(k int) (int, string) {
+			d := &diags[picked[k]]
+			return d.Start, d.Code
+		})
+		kept := make([]uint8, 0, len(picked))
+		ds := make([]checks.Diagnostic, 0, min(chunk, len(picked)))
+		for k0 := 0; k0 < len(picked); k0 += chunk {
+			k1 := min(k0+chunk, len(picked))
+			for _, i := range picked[k0:k1] {
+				ds = append(ds, diags[i].Diagnostic)
+			}
+			kept = append(kept, keptOf(ds, cfg.ApplySuppressed(suppressed[k0:k1], ds))...)
 			clear(ds) // no pointers kept past the chunk
 			ds = ds[:0]
 		}
-		for i := range diags {
-			if pick(i) {
-				if ds = append(ds, diags[i].Diagnostic); len(ds) == chunk {
-					flush()
-				}
-			}
-		}
-		flush()
 		return kept
 	}
 	var kept []uint8

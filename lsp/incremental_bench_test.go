@@ -212,27 +212,40 @@ func BenchmarkHoverIdle(b *testing.B) {
 // linear time.
 type pathologicalDocument struct {
 	name string
+	lang string // its language, and the extension of its URI (uriExt)
 	text []byte
 }
 
-// pathologicalDocuments are a line of 100k "%" after a URL's start and 40k
-// URLs with a bad escape on one line.
+// pathologicalDocuments are a line of 100k "%" after a URL's start, 40k
+// URLs with a bad escape on one line (plain text, and Markdown), and 20k
+// such URLs each followed by a comment that silences it, on one line of
+// Markdown.
 func pathologicalDocuments() []pathologicalDocument {
 	return []pathologicalDocument{
-		{"percents", []byte("http://x.org/" + strings.Repeat("%", 100_000) + "\n")},
-		{"urls-one-line", []byte(strings.Repeat("http://x.org/a%zz ", 40_000) + "\n")},
+		{"percents", "plaintext", []byte("http://x.org/" + strings.Repeat("%", 100_000) + "\n")},
+		{"urls-one-line", "plaintext", []byte(strings.Repeat("http://x.org/a%zz ", 40_000) + "\n")},
+		{"urls-one-line-md", "markdown", []byte(strings.Repeat("http://x.org/a%zz ", 40_000) + "\n")},
+		{"suppressed-one-line", "markdown", []byte(strings.Repeat("http://x.org/%zz <!-- urlls-disable-line bad-escape --> ", 20_000) + "\n")},
 	}
 }
 
+// uriExt is the extension of a document's URI in language lang.
+func uriExt(lang string) string {
+	if lang == "markdown" {
+		return ".md"
+	}
+	return ".txt"
+}
+
 // BenchmarkPathological: documents that once cost the server more than
-// linear time (a line of 100k "%", 40k URLs on one line) beside ordinary
+// linear time (a line of 100k "%", 40k URLs on one line, 20k silenced ones) beside ordinary
 // text of the same size: opening each (to its diagnostics), what the
 // server adds to the checks (line table, diagnostics, JSON) and a
 // one-character edit at its start (to its diagnostics).
 func BenchmarkPathological(b *testing.B) {
 	for _, doc := range pathologicalDocuments() {
 		for _, kind := range []string{doc.name, "ordinary-" + doc.name} {
-			text := doc.text
+			text, uri := doc.text, "file:///bench/doc"+uriExt(doc.lang)
 			if kind != doc.name {
 				text = samples.Prose(len(doc.text))
 			}
@@ -241,7 +254,7 @@ func BenchmarkPathological(b *testing.B) {
 				var took []time.Duration
 				for b.Loop() {
 					began := time.Now()
-					d := openBench(b, "file:///bench/doc.txt", "plaintext", text)
+					d := openBench(b, uri, doc.lang, text)
 					took = append(took, time.Since(began))
 					b.StopTimer()
 					d.s.stop()
@@ -253,7 +266,7 @@ func BenchmarkPathological(b *testing.B) {
 				// What the server adds to the analysis of the version: its
 				// line table, the diagnostics and their JSON.
 				s := newServer(nopClient{}, Options{Logger: zap.NewNop(), Debounce: time.Hour})
-				snap := newSnapshot("file:///bench/doc.txt", "plaintext", 1, 1, text, nil)
+				snap := newSnapshot(protocol.DocumentURI(uri), doc.lang, 1, 1, text, nil)
 				a, err := s.analyze(snap.ctx, snap, nil)
 				if err != nil {
 					b.Fatal(err)
@@ -268,7 +281,7 @@ func BenchmarkPathological(b *testing.B) {
 				reportPercentiles(b, took)
 			})
 			b.Run("edit/"+kind, func(b *testing.B) {
-				benchEdits(b, "file:///bench/doc.txt", "plaintext", text, 0)
+				benchEdits(b, uri, doc.lang, text, 0)
 			})
 		}
 	}

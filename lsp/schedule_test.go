@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -38,7 +39,15 @@ func bigSize() int {
 // hover's answer arrives before the big document's diagnostics and before
 // the answer to the big document's hover.
 func TestHoverWhileBigDocumentIsAnalysed(t *testing.T) {
-	c := newTestClient(t, clientOptions{})
+	// bigHoverSent is closed once the server has read the big document's
+	// hover (sentConn): the small hover, written after, comes after it.
+	bigHoverSent := make(chan struct{})
+	var sentOnce sync.Once
+	c := newTestClient(t, clientOptions{wrote: func(b []byte) {
+		if bytes.Contains(b, []byte(`"method":"textDocument/hover"`)) && bytes.Contains(b, []byte("/big.md")) {
+			sentOnce.Do(func() { close(bigHoverSent) })
+		}
+	}})
 	c.initialize(capabilities{})
 	small := c.uri("small.md")
 	c.didOpen(small, "markdown", 1, "<http://example.org:99999/>\n")
@@ -57,9 +66,11 @@ func TestHoverWhileBigDocumentIsAnalysed(t *testing.T) {
 		}})
 		bigHover <- answer{h, err}
 	}()
-	// Let the big hover reach the server first (were it later, the test
-	// would still hold, checking less).
-	time.Sleep(20 * time.Millisecond)
+	select {
+	case <-bigHoverSent:
+	case <-time.After(patience):
+		t.Fatal("the big document's hover was never sent")
+	}
 
 	h := c.hover(small, pos(0, 21))
 	c.mu.Lock()

@@ -3,7 +3,10 @@ package lsp
 import (
 	"context"
 	"encoding/json"
+	"maps"
+	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -150,12 +153,54 @@ type configFiles struct {
 	mu      sync.Mutex
 	entries map[string]configEntry
 	warned  map[string]bool // the warnings given, each given once
+	// gen counts the files found changed on disk when an entry was read
+	// again (another editor, a git checkout): an analysis is the base of
+	// the next only under the same gen (analysis.configGen), or the
+	// diagnostics it hands on would keep the old file's severities,
+	// suppressions and checks beside the new file's.
+	gen uint64
 }
 
 type configEntry struct {
-	cfg  config.Config
-	err  error
-	read time.Time
+	cfg   config.Config
+	err   error
+	read  time.Time
+	stamp []fileStamp // of the files read: the .urlls.json and its grammars
+}
+
+// fileStamp tells a file read apart from a changed one: its path, size and
+// modification time (a file absent has a zero size and time).
+type fileStamp struct {
+	path string
+	size int64
+	mod  time.Time
+}
+
+// configStamp returns the stamps of file, the configuration file read ("" for
+// none), and of the grammar files its "schemes" name.
+func configStamp(file string, cfg config.Config) []fileStamp {
+	if file == "" {
+		return nil
+	}
+	paths := []string{file}
+	for _, name := range slices.Sorted(maps.Keys(cfg.Schemes)) {
+		paths = append(paths, filepath.Join(filepath.Dir(file), filepath.FromSlash(cfg.Schemes[name].Grammar)))
+	}
+	stamps := make([]fileStamp, len(paths))
+	for i, p := range paths {
+		stamps[i].path = p
+		if info, err := os.Stat(p); err == nil {
+			stamps[i].size, stamps[i].mod = info.Size(), info.ModTime()
+		}
+	}
+	return stamps
+}
+
+// generation returns gen (see configFiles).
+func (c *configFiles) generation() uint64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.gen
 }
 
 // configFresh is how long a read configuration file is trusted.
@@ -167,14 +212,19 @@ const configFresh = 2 * time.Second
 func (c *configFiles) find(key, dir string, stop func() string) (config.Config, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if e, ok := c.entries[key]; ok && time.Since(e.read) < configFresh {
-		return e.cfg, e.err
+	old, had := c.entries[key]
+	if had && time.Since(old.read) < configFresh {
+		return old.cfg, old.err
 	}
-	cfg, _, warnings, err := fileio.FindConfig(dir, stop())
+	cfg, file, warnings, err := fileio.FindConfig(dir, stop())
 	if c.entries == nil {
 		c.entries = map[string]configEntry{}
 	}
-	c.entries[key] = configEntry{cfg: cfg, err: err, read: time.Now()}
+	stamp := configStamp(file, cfg)
+	if had && !slices.Equal(old.stamp, stamp) {
+		c.gen++
+	}
+	c.entries[key] = configEntry{cfg: cfg, err: err, read: time.Now(), stamp: stamp}
 	if err == nil {
 		var fresh []string
 		for _, w := range warnings {

@@ -310,9 +310,19 @@ func (a *analyzer) mask(rd reading) bool {
 			}
 		}
 		// A port written as a word ("http://host:port/", "…:PORT") names
-		// the number to put there.
-		if p := au.portStart; p >= 0 && portWord(a.text[p:au.end]) {
-			holes = append(holes, scan.Span{Start: p, End: au.end})
+		// the number to put there; a placeholder may follow it
+		// ("host:port[/path]", a synopsis).
+		if p := au.portStart; p >= 0 {
+			pe := au.end
+			for _, h := range holes {
+				if h.Start >= p && h.Start < pe {
+					pe = h.Start
+					break
+				}
+			}
+			if portWord(a.text[p:pe]) {
+				holes = append(holes, scan.Span{Start: p, End: pe})
+			}
 		}
 	}
 	if len(holes) == 0 {

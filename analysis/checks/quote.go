@@ -3,7 +3,8 @@ package checks
 import (
 	"fmt"
 	"strconv"
-	"unicode/utf8"
+
+	"github.com/urlls/urlls/analysis/position"
 )
 
 // maxQuoted bounds, in bytes, what a message or a fix message quotes of a
@@ -20,7 +21,7 @@ func quote(s string) string {
 	if len(s) <= maxQuoted {
 		return strconv.Quote(s)
 	}
-	return fmt.Sprintf("%s… (%d bytes)", strconv.Quote(cutAt(s, maxQuoted-16)), len(s))
+	return fmt.Sprintf("%s… (%d bytes)", strconv.Quote(position.CutAt(s, maxQuoted-16)), len(s))
 }
 
 // cut is s, or its start and "…" when s is longer than maxQuoted bytes,
@@ -29,17 +30,5 @@ func cut(s string) string {
 	if len(s) <= maxQuoted {
 		return s
 	}
-	return cutAt(s, maxQuoted-1) + "…"
-}
-
-// cutAt returns the longest start of s of at most n bytes that does not
-// split a character.
-func cutAt(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n]
+	return position.CutAt(s, maxQuoted-1) + "…"
 }

@@ -509,7 +509,15 @@ func (c Config) Level(code string) Level {
 // end shows. It runs in time linear in the diagnostics and the
 // suppressions, up to a logarithmic factor.
 func (c Config) Apply(sups []scan.Suppression, diags []checks.Diagnostic) []Finding {
-	suppressed := suppressedDiagnostics(sups, diags)
+	return c.ApplySuppressed(Suppressed(sups, len(diags), func(i int) (int, string) { return diags[i].Start, diags[i].Code }), diags)
+}
+
+// ApplySuppressed is Apply with the suppressions already decided:
+// suppressed[i] says whether a suppression covers diags[i] (Suppressed). A
+// front end that applies the configuration to a long list in chunks
+// decides the suppressions of the whole list once: deciding them chunk by
+// chunk would sweep every suppression once a chunk.
+func (c Config) ApplySuppressed(suppressed []bool, diags []checks.Diagnostic) []Finding {
 	out := make([]Finding, 0, len(diags))
 	lastURL, lastIgnored := "", false
 	for i, d := range diags {
@@ -529,23 +537,27 @@ func (c Config) Apply(sups []scan.Suppression, diags []checks.Diagnostic) []Find
 	return out
 }
 
-// suppressedDiagnostics reports, for each diagnostic, whether a suppression
-// covers it (scan.Suppression.Suppresses). It sweeps the diagnostics by
-// their start and the suppressions by theirs, keeping the suppressions that
-// cover the current offset counted by code (and the ones of every code) in
-// a heap by their end: a document with a hundred thousand
+// Suppressed reports, for each of n diagnostics, whether a suppression of
+// sups covers it (scan.Suppression.Suppresses); at returns the start and
+// the code of the i-th. It sweeps the diagnostics by their start and the
+// suppressions by theirs (sorting sups in place), keeping the suppressions
+// that cover the current offset counted by code (and the ones of every
+// code) in a heap by their end: a document with a hundred thousand
 // urlls-disable-line comments on one line and as many findings there costs
 // n log n, not the n² of matching every pair.
-func suppressedDiagnostics(sups []scan.Suppression, diags []checks.Diagnostic) []bool {
-	out := make([]bool, len(diags))
+func Suppressed(sups []scan.Suppression, n int, at func(i int) (start int, code string)) []bool {
+	out := make([]bool, n)
 	if len(sups) == 0 {
 		return out
 	}
-	order := make([]int, len(diags))
+	starts := make([]int, n)
+	codes := make([]string, n)
+	order := make([]int, n)
 	for i := range order {
 		order[i] = i
+		starts[i], codes[i] = at(i)
 	}
-	sort.SliceStable(order, func(a, b int) bool { return diags[order[a]].Start < diags[order[b]].Start })
+	sort.SliceStable(order, func(a, b int) bool { return starts[order[a]] < starts[order[b]] })
 	sort.SliceStable(sups, func(a, b int) bool { return sups[a].Start < sups[b].Start })
 	var active endHeap
 	all, byCode := 0, map[string]int{}
@@ -559,7 +571,7 @@ func suppressedDiagnostics(sups []scan.Suppression, diags []checks.Diagnostic) [
 	}
 	next := 0
 	for _, i := range order {
-		off := diags[i].Start
+		off := starts[i]
 		for ; next < len(sups) && sups[next].Start <= off; next++ {
 			heap.Push(&active, sups[next])
 			count(sups[next], 1)
@@ -567,7 +579,7 @@ func suppressedDiagnostics(sups []scan.Suppression, diags []checks.Diagnostic) [
 		for active.Len() > 0 && active[0].End <= off {
 			count(heap.Pop(&active).(scan.Suppression), -1)
 		}
-		out[i] = all > 0 || byCode[diags[i].Code] > 0
+		out[i] = all > 0 || byCode[codes[i]] > 0
 	}
 	return out
 }

@@ -303,7 +303,7 @@ func TestSuppressedAgainstPairwise(t *testing.T) {
 		for range rng.Intn(30) {
 			diags = append(diags, checks.Diagnostic{Start: rng.Intn(60), Code: codes[rng.Intn(3)]})
 		}
-		got := suppressedDiagnostics(slices.Clone(sups), diags)
+		got := Suppressed(slices.Clone(sups), len(diags), func(i int) (int, string) { return diags[i].Start, diags[i].Code })
 		for i, d := range diags {
 			want := false
 			for _, s := range sups {

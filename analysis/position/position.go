@@ -15,6 +15,10 @@
 // "the line break is \n, \r\n or \r"); urlls check counts them the same way.
 // No input makes a Mapper panic: offsets and positions out of range are
 // clamped.
+//
+// CutAt cuts a text at a character boundary: the one cut that the checks'
+// messages, the hover and urlls check's JSON findings make of what they
+// bound by bytes.
 package position
 
 import (

@@ -30,6 +30,14 @@ type scanner struct {
 
 	brace, braceLim int // the next "{" of HTML text, see actionBefore
 
+	// partFrom and partTo are the part of doc that a scan of a part
+	// covers (ScanPlainTextRange), whose candidates growCands predicts;
+	// partTo is 0 when the scan covers all of doc. partOpen is set when
+	// the scan finds where its part ends (Outline.Rescan): growCands has
+	// nothing to predict for then.
+	partFrom, partTo int
+	partOpen         bool
+
 	rawText int // the length of the texts sorted fills in, at most
 
 	// cut: the last bareURL stopped at a template placeholder of a string
@@ -292,18 +300,26 @@ func (sc *scanner) emit(q seq, ctx Context, rel bool) {
 // The room at least doubles: append grows a large slice by a quarter, and
 // a line of 40k URLs would allocate four times their candidates' size and
 // copy them a dozen times over. Past a few dozen, it is what the density
-// so far predicts for the whole document: a document of URLs allocates
-// their candidates about once (the memory a check of it touches is what
-// it costs: the page faults of fresh memory were a third of the time of a
-// line of 40k URLs), a document with fewer URLs after its start than in
-// it has room to spare, which is never written.
+// so far predicts for the part of the document scanned (all of it but for
+// a re-scan of an edit): a document of URLs allocates their candidates
+// about once (the memory a check of it touches is what it costs: the page
+// faults of fresh memory were a third of the time of a line of 40k URLs),
+// a document with fewer URLs after its start than in it has room to
+// spare, which is never written. A re-scan whose end is not known
+// (partOpen) only doubles: the density of its window says nothing of the
+// document's size, and a keystroke in a list of 300 links at the start of
+// 1 MB would allocate room for 25k candidates.
 func (sc *scanner) growCands(end int) {
 	n := len(sc.cands)
 	want := 2 * n
-	if n >= 64 && end > 0 {
-		predicted := int(int64(n) * int64(len(sc.doc)) / int64(end))
+	from, to := sc.partFrom, sc.partTo
+	if to == 0 {
+		to = len(sc.doc)
+	}
+	if n >= 64 && end > from && !sc.partOpen {
+		predicted := int(int64(n) * int64(to-from) / int64(end-from))
 		// At most a candidate every four bytes ("a:b "), as no more fit.
-		want = max(want, min(predicted+predicted/8, len(sc.doc)/4))
+		want = max(want, min(predicted+predicted/8, (to-from)/4))
 	}
 	sc.cands = slices.Grow(sc.cands, want-n)
 }
@@ -569,12 +585,6 @@ scan:
 		if r == '&' && !u.dec && delimiterRef(doc, i, lim) {
 			break
 		}
-		if r == '\\' && !u.dec && i+1 < lim && (doc[i+1] == '"' || doc[i+1] == '\'' && quote != 0) {
-			// An escaped quote (JSON or a string literal quoted in a
-			// comment: "{\"url\":\"https://x.org\"}") ends the URL
-			// as the quote does.
-			break
-		}
 		if !u.dec && (o.brackets && (r == '[' || r == ']') || o.pipe && r == '|') {
 			break
 		}
@@ -649,6 +659,10 @@ trim:
 			// "|" that ends a URL is a text table's border or the bar
 			// of a Vim help tag ("|  fetch://host/path|"): no URL
 			// grammar allows it there unencoded.
+		case u.r == '\\' && !u.dec && u.end < len(doc) && (doc[u.end] == '"' || doc[u.end] == '\''):
+			// A backslash before the quotation mark that ends the URL
+			// escapes it: the URL was quoted in an escaped string, as
+			// logs and JSON in text write it ("Get \"http://h/ready\": ...").
 		case u.r == '\'' && quotes%2 == 1:
 			quotes--
 		case u.r == '…':

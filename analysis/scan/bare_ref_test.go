@@ -10,8 +10,8 @@ import (
 // bareURLRef is bareURL as it was before its fast paths (plainTextURLByte,
 // the qualifying loop without decoding, seq.before without a search when
 // nothing is decoded), kept to test them against; the rules for a trailing
-// "|", a link macro's text, the references and escaped quotes that end a
-// URL and the "," of a list came after them and are copied in.
+// "|", a link macro's text, the references that end a URL and the "," of
+// a list came after them and are copied in.
 func (sc *scanner) bareURLRef(s, colon, lim int, o bareOpts, quote rune) (seq, bool) {
 	doc := sc.doc
 	var decs []unit
@@ -45,9 +45,6 @@ scan:
 			break
 		}
 		if r == '&' && !u.dec && delimiterRef(doc, i, lim) {
-			break
-		}
-		if r == '\\' && !u.dec && i+1 < lim && (doc[i+1] == '"' || doc[i+1] == '\'' && quote != 0) {
 			break
 		}
 		if !u.dec && (o.brackets && (r == '[' || r == ']') || o.pipe && r == '|') {
@@ -114,6 +111,7 @@ trim:
 			}
 		case u.r < utf8.RuneSelf && trailing[u.r]:
 		case u.r == '|' && !o.entityTail && !u.dec:
+		case u.r == '\\' && !u.dec && u.end < len(doc) && (doc[u.end] == '"' || doc[u.end] == '\''):
 		case u.r == '\'' && quotes%2 == 1:
 			quotes--
 		case u.r == '…':

@@ -103,6 +103,8 @@ func TestHTMLTemplates(t *testing.T) {
 		{"printf of a tag in an action", "html", `{{- printf "<span class=%q><a class=%q href=%q>%s</a></span>" $a $b $href $t | safeHTML }} <a href="⟦/x⟧">`,
 			[]w{{ctx: Attr, rel: true}}},
 		{"action value", "html", `<a href="⟦{{ .Permalink }}⟧">{{ .Title }}</a>`, []w{{ctx: Attr, rel: true}}},
+		{"icon is a URL on menuitem and command only", "html", `<modal id="about" icon="far fa-heart"></modal><menuitem icon="⟦i/a.png⟧" label="A"><command ICON="⟦b.png⟧">`,
+			[]w{{ctx: Attr, rel: true}, {ctx: Attr, rel: true}}},
 		{"quotes inside an action", "html", `<img src="⟦{{ (resources.Get "x.png").RelPermalink }}⟧" alt="{{ "a" }}">`, []w{{ctx: Attr, rel: true}}},
 		{"django url tag", "html", `<a href="⟦{% url "app:view" id %}⟧">x</a>`, []w{{ctx: Attr, rel: true}}},
 		{"unquoted action value", "html", `<a href=⟦{{ .URL }}⟧ title=x>`, []w{{ctx: Attr, rel: true}}},
@@ -165,6 +167,22 @@ func TestHTMLCode(t *testing.T) {
 		{"blocks inside code", "html", `<div class="highlight"><pre><div class="viewcode-block" id="x">def f(): pass</div>
 <span class="c1"># Forbid URLs like http:///example.com</span></pre></div><p>⟦http://h.org/⟧</p>`, []w{{}}},
 		{"unclosed code in a block in code", "html", "<pre><div><code>x</div> http://i.org/</pre><p>⟦http://j.org/⟧</p>", []w{{}}},
+		// An end tag closes the last open element of its name: the </pre>
+		// of a <pre><code> whose </code> is missing closes both (HTML
+		// §13.2.6.4.7, "pop elements until an element with the same tag
+		// name has been popped"), not the <code> alone, which left the
+		// <pre> open and every later paragraph in code.
+		{"unclosed code in pre", "html", "<pre><code>make install\n</pre>\n<p>Then ⟦http://k.org/a⟧ b</p>\n<p>See ⟦http://k.org/b⟧</p>\n<div>and ⟦http://k.org/c⟧</div>\n", []w{{}, {}, {}}},
+		{"unclosed kbd in samp", "html", "<samp><kbd>ls</samp> ⟦http://l.org/⟧", []w{{}}},
+		{"unclosed pre in a block in code", "html", "<pre><div><pre>x</div> http://m.org/</pre> ⟦http://n.org/⟧", []w{{}}},
+		// An end tag of a code element that is not open is ignored (HTML
+		// §13.2.6.4.7: "if the stack of open elements does not have an
+		// element in scope that is an HTML element with the same tag name
+		// as that of the token, this is a parse error; ignore the token").
+		{"stray end tag in code", "html", "<pre>x</code> http://o.org/ y</pre> ⟦http://p.org/⟧", []w{{}}},
+		// The unclosed <code> of a paragraph ends with the paragraph, a
+		// block opened in it or not.
+		{"unclosed code with a block in a paragraph", "html", "<p>Run <code>make<div>x</div> then http://q.org/%zz</p><p>⟦http://r.org/⟧</p>", []w{{}}},
 	})
 }
 

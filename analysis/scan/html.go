@@ -17,11 +17,14 @@ type tag struct {
 
 // urlAttrs are the HTML attributes whose value is one URL (HTML §2.4 and
 // the URL-valued attributes of HTML 4.01 and SVG). "data" counts on <object>
-// only; srcset, imagesrcset, ping and itemtype hold several.
+// only and "icon" on <menuitem> and <command> only (HTML 5.1; elsewhere it
+// is an application's, such as a class list of icon fonts on an AngularJS
+// directive: <modal icon="fas fa-heart">); srcset, imagesrcset, ping and
+// itemtype hold several.
 var urlAttrs = map[string]bool{
 	"href": true, "src": true, "action": true, "cite": true, "poster": true,
 	"formaction": true, "background": true, "longdesc": true, "usemap": true,
-	"manifest": true, "codebase": true, "icon": true, "profile": true,
+	"manifest": true, "codebase": true, "profile": true,
 	"classid": true, "xlink:href": true, "lowsrc": true, "dynsrc": true,
 }
 
@@ -39,9 +42,9 @@ var codeElements = map[string]bool{"pre": true, "code": true, "samp": true, "kbd
 //     the text of an <a href> element, which repeats its href more often than
 //     not (up to its </a>, or the end tag of a block such as </p>), and in
 //     code: <pre>, <code>, <samp> and <kbd> hold examples more often than
-//     links, as Markdown's code blocks do (their attributes are checked); a
-//     block's end tag ends the code elements opened in it, and only those
-//     when the block was opened inside code;
+//     links, as Markdown's code blocks do (their attributes are checked); an
+//     end tag ends the last open element of its name and the code elements
+//     opened in it (see codeScope.close);
 //   - script contents as JavaScript (comments and strings), style contents
 //     as CSS, textarea and title contents as text; comments, and the raw
 //     text of xmp, iframe, noembed and noframes, are skipped.
@@ -61,15 +64,14 @@ func (sc *scanner) scanHTML(a, b int) {
 	doc := sc.doc
 	text := a
 	inA := false
-	// The code elements (codeElements) open at i, and the blocks
-	// (blockEnds) opened inside them: a block's end tag closes the code
-	// elements opened in it (an unclosed <code> or <kbd> ends with its
-	// block), and not those around it (Sphinx's viewcode pages put <div
-	// class="viewcode-block"> … </div> inside their <pre>). Empty when i
-	// is in no code.
-	var open []openElement
+	// The code elements open at i, and the blocks opened inside them: an
+	// end tag closes the last open element of its name and those opened
+	// after it (an unclosed <code> ends with the <pre> or block around
+	// it), not those around it (Sphinx's viewcode pages put <div
+	// class="viewcode-block"> … </div> inside their <pre>).
+	var code codeScope
 	flush := func(end int) {
-		if !inA && len(open) == 0 && text < end {
+		if !inA && !code.inCode() && text < end {
 			sc.scanBare(text, end, bareOpts{mode: decHTMLText})
 		}
 	}
@@ -106,11 +108,8 @@ func (sc *scanner) scanHTML(a, b int) {
 			if equalFold(n, "a") || blockEnds[string(n)] {
 				inA = false // a block's end tag ends an unclosed <a> too
 			}
-			switch {
-			case codeElements[string(n)]:
-				open = closeLast(open, codeElement)
-			case blockEnds[string(n)]:
-				open = closeLast(open, blockElement) // all of them when no block was opened in code
+			if code.inCode() {
+				code.close(string(n))
 			}
 			next = t.end
 		case c == '/':
@@ -126,10 +125,8 @@ func (sc *scanner) scanHTML(a, b int) {
 			var lb [32]byte
 			switch lname := string(appendLower(lb[:0], name)); {
 			case t.self:
-			case codeElements[lname]:
-				open = append(open, codeElement)
-			case len(open) > 0 && blockEnds[lname]:
-				open = append(open, blockElement)
+			case codeElements[lname], code.inCode() && blockEnds[lname]:
+				code.open(lname)
 			}
 			if !t.closed {
 				break
@@ -421,23 +418,81 @@ var blockEnds = map[string]bool{
 	"blockquote": true, "pre": true, "h1": true, "h2": true, "h3": true, "h4": true, "h5": true, "h6": true,
 }
 
-// openElement is a kind of element scanHTML keeps open inside code.
-type openElement uint8
-
-const (
-	codeElement  openElement = iota // one of codeElements
-	blockElement                    // one of blockEnds, opened inside code
-)
-
-// closeLast closes the last element of kind k in open and those opened
-// after it, or all of them when there is none of kind k.
-func closeLast(open []openElement, k openElement) []openElement {
-	for j := len(open) - 1; j >= 0; j-- {
-		if open[j] == k {
-			return open[:j]
+// codeScopeNames are the names of codeElements and blockEnds, the
+// elements codeScope holds, and codeScopeIDs their indexes there.
+var codeScopeNames, codeScopeIDs = func() ([]string, map[string]uint8) {
+	ids := map[string]uint8{}
+	var names []string
+	for _, m := range []map[string]bool{codeElements, blockEnds} {
+		for n := range m {
+			if _, ok := ids[n]; !ok {
+				ids[n] = uint8(len(names))
+				names = append(names, n)
+			}
 		}
 	}
-	return open[:0]
+	return names, ids
+}()
+
+// maxCodeScopeNames bounds len(codeScopeNames).
+const maxCodeScopeNames = 64
+
+func init() {
+	if len(codeScopeNames) > maxCodeScopeNames {
+		panic("scan: maxCodeScopeNames is too small")
+	}
+}
+
+// codeScope is the stack of the elements scanHTML keeps open inside code:
+// the code elements (codeElements), and the blocks (blockEnds) opened
+// inside them, innermost last.
+type codeScope struct {
+	stack []uint8                   // codeScopeIDs
+	count [maxCodeScopeNames]uint32 // how many of each are on the stack
+}
+
+// inCode reports whether a code element is open.
+func (s *codeScope) inCode() bool { return len(s.stack) > 0 }
+
+// open pushes the element named name, one of codeScopeNames.
+func (s *codeScope) open(name string) {
+	id := codeScopeIDs[name]
+	s.stack = append(s.stack, id)
+	s.count[id]++
+}
+
+// close applies the end tag of the element named name: it closes the last
+// open element of that name and those opened after it (HTML §13.2.6.4.7,
+// "pop elements from the stack of open elements until an element with the
+// same tag name has been popped"). An end tag with no open element of its
+// name closes nothing (the parser ignores it), except a block's: that
+// block was opened before the code, which ends with it (an unclosed
+// <code> or <kbd> ends with its paragraph). The counts keep it linear: it
+// looks through the stack only to pop what it looked at.
+func (s *codeScope) close(name string) {
+	id, ok := codeScopeIDs[name]
+	switch {
+	case !ok:
+		return
+	case s.count[id] == 0:
+		if blockEnds[name] {
+			s.popTo(0)
+		}
+		return
+	}
+	j := len(s.stack) - 1
+	for s.stack[j] != id {
+		j--
+	}
+	s.popTo(j)
+}
+
+// popTo closes the elements from the j-th on.
+func (s *codeScope) popTo(j int) {
+	for _, id := range s.stack[j:] {
+		s.count[id]--
+	}
+	s.stack = s.stack[:j]
 }
 
 // has reports whether the tag has the attribute.
@@ -477,7 +532,8 @@ func (sc *scanner) tagURLs(t *tag) {
 		}
 		key := string(buf[:len(an)])
 		switch {
-		case urlAttrs[key] || key == "data" && equalFold(name, "object"):
+		case urlAttrs[key] || key == "data" && equalFold(name, "object") ||
+			key == "icon" && (equalFold(name, "menuitem") || equalFold(name, "command")):
 			ctx := Attr
 			if key == "href" && equalFold(name, "base") {
 				ctx = Base

@@ -27,6 +27,7 @@ var pathological = []string{
 	"link:", "image:", "kbd:", "link:x", "https://a",
 	"[a]({{ ", "[a]({{ }}", "[a](/x y ", "[a](/x y {{", "<{{ a", "<{{%", "[a](<{{ ", "{{", "{%", "[a]: {{ x\n",
 	"[a]: /u '\n", "[\n", "[a]:\n", "[a]: /u\n'", "[a](/u ' ",
+	"<pre><div></kbd>", // blocks in code, and end tags of no open element
 }
 
 // pathoMarkdown are Markdown inputs made of a first string repeated over

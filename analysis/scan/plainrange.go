@@ -27,7 +27,7 @@ func ScanPlainTextRange(doc []byte, a, b int) []Candidate {
 	if a >= b {
 		return nil
 	}
-	sc := &scanner{doc: doc}
+	sc := &scanner{doc: doc, partFrom: a, partTo: b}
 	sc.scanText(a, b, bareOpts{}, angleText)
 	return sc.sorted()
 }

@@ -32,12 +32,97 @@ import (
 // again from the directive comments, those of the window and those of the
 // old scan outside it, which is cheap.
 
+// Within a window, one kind of line is scanned again in part, not whole: a
+// long line of text alone in its paragraph (40k URLs on one line), which
+// would otherwise be scanned whole at every keystroke. Such a line (a
+// plain line) starts a paragraph at its first byte, with a letter, so that
+// it is a paragraph line of the document's top level whatever the lines
+// around it hold, and holds no byte that starts inline structure or a
+// template (plainLineStop: no code span, link, autolink, raw HTML,
+// comment, escape, entity or template action). Its candidates are bare
+// URLs, each inside one run of bytes between spaces and tabs, found
+// without regard to anything outside that run. An edit inside it that
+// inserts no line break and no such byte leaves it a plain line, with the
+// a letter first: then only the runs the edit touches are scanned again.
+
 // Outline is what a scan of a Markdown document remembers for Rescan.
 type Outline struct {
 	restarts []int          // the restart points, in order
 	defs     []labelDef     // the reference definitions, in order
 	labels   map[string]int // how many definitions each label has; never changed once made
 	comments []comment      // the comments that may hold a directive, in order
+	plain    []span         // the plain lines of minPlainLine bytes or more, in order
+}
+
+// minPlainLine is how long a plain line must be for Rescan to scan it again
+// in part: a shorter line is scanned whole in less than it costs to tell.
+const minPlainLine = 4096
+
+// plainLineStop are the bytes a plain line holds none of: those that start
+// inline structure ("`", "<", "[", "]", "!", "\\", "&") or a template ("{",
+// "<"), and ">" and "|" (a placeholder's end, a table's cell).
+var plainLineStop = newByteSet("`<>[]!\\&{}|")
+
+// plainLines returns the plain lines of minPlainLine bytes or more among
+// the inline regions of m, in order.
+func (m *md) plainLines() []span {
+	var out []span
+	doc := m.doc
+	for _, r := range m.regions {
+		a, b := r.text.start, r.text.end
+		if b-a < minPlainLine || r.lines.end-r.lines.start != 1 || !isAlpha(doc[a]) ||
+			a > 0 && doc[a-1] != '\n' && doc[a-1] != '\r' || plainLineStop.index(doc[a:b]) >= 0 {
+			continue
+		}
+		out = append(out, span{a, b})
+	}
+	return out
+}
+
+// rescanPlain is Rescan's scan of an edit inside a plain line (see above):
+// it reports false when the edit is not inside one, or may have made it
+// something else. The window it returns runs from the space or tab before
+// the edit to the one after it, on the line.
+func (o *Outline) rescanPlain(doc []byte, start, oldEnd, newEnd int) (*Window, bool) {
+	k := sort.Search(len(o.plain), func(k int) bool { return o.plain[k].end > start })
+	if k == len(o.plain) {
+		return nil, false
+	}
+	p := o.plain[k]
+	// Inside, its end unchanged and its first byte still a letter (so
+	// that it is still a paragraph line of the top level, as the lines
+	// around it, unchanged, read it); what it inserts may not end the line
+	// or start structure. What it removed was a plain line's, so its
+	// bytes are none of those either.
+	if start < p.start || oldEnd >= p.end || newEnd >= len(doc) || !isAlpha(doc[p.start]) {
+		return nil, false
+	}
+	ins := doc[start:newEnd]
+	if plainLineStop.index(ins) >= 0 || index2(ins, '\n', '\r') >= 0 {
+		return nil, false
+	}
+	delta := newEnd - oldEnd
+	end := p.end + delta
+	w0 := start
+	for w0 > p.start && doc[w0-1] != ' ' && doc[w0-1] != '\t' {
+		w0--
+	}
+	w1 := newEnd
+	for w1 < end && doc[w1] != ' ' && doc[w1] != '\t' {
+		w1++
+	}
+	sc := &scanner{doc: doc, partFrom: w0, partTo: w1}
+	m := newMD(sc)
+	m.labels = o.labels
+	m.lines = append(m.rlines[:0], span{w0, w1})
+	m.inline(w0, w1)
+	m.release()
+	w := &Window{Start: w0, End: w1, OldEnd: w1 - delta, Candidates: sc.sorted(), labels: o.labels,
+		plainLine: true, oldLine: p}
+	if end-p.start >= minPlainLine {
+		w.plain = []span{{p.start, end}}
+	}
+	return w, true
 }
 
 // labelDef is a reference definition: its destination's start and its
@@ -56,6 +141,7 @@ func ScanOutline(doc []byte, lang string) (Result, *Outline) {
 	sc := &scanner{doc: doc, wantComments: true}
 	out := &Outline{}
 	m := sc.markdownBlocks(0, len(doc), out, nil)
+	out.plain = m.plainLines()
 	m.inlines()
 	out.labels = m.labels
 	cands := sc.sorted()
@@ -77,6 +163,12 @@ type Window struct {
 	defs     []labelDef
 	comments []comment
 	labels   map[string]int
+	plain    []span // the window's plain lines (Outline.plain)
+	// plainLine says the window is inside one plain line (rescanPlain),
+	// oldLine, of the old text: the plain lines it replaces are that
+	// line, by plain (the line moved, or none when it is now too short).
+	plainLine bool
+	oldLine   span
 }
 
 // Rescan scans doc, the text of o's document after an edit replaced its
@@ -85,6 +177,9 @@ type Window struct {
 // above). It reports false when it cannot (the labels of the reference
 // definitions changed): scan the document whole then.
 func (o *Outline) Rescan(doc []byte, start, oldEnd, newEnd int) (*Window, bool) {
+	if w, ok := o.rescanPlain(doc, start, oldEnd, newEnd); ok {
+		return w, true
+	}
 	delta := newEnd - oldEnd
 	// The last restart point before the edit (strictly: a line break
 	// before it may be "\r" that the edit makes "\r\n"); 0 is one.
@@ -104,7 +199,7 @@ func (o *Outline) Rescan(doc []byte, start, oldEnd, newEnd int) (*Window, bool) 
 		}
 		return j < len(o.restarts) && o.restarts[j] == old
 	}
-	sc := &scanner{doc: doc, wantComments: true}
+	sc := &scanner{doc: doc, wantComments: true, partFrom: a, partOpen: true}
 	w := &Window{Start: a}
 	out := &Outline{}
 	m := sc.markdownBlocks(a, len(doc), out, stop)
@@ -138,6 +233,7 @@ func (o *Outline) Rescan(doc []byte, start, oldEnd, newEnd int) (*Window, bool) 
 		w.labels = labels
 	}
 	m.labels = w.labels
+	w.plain = m.plainLines()
 	m.inlines()
 	w.Candidates = sc.sorted()
 	slices.SortStableFunc(sc.comments, func(x, y comment) int { return x.start - y.start })
@@ -170,7 +266,30 @@ func (o *Outline) Apply(doc []byte, w *Window) (*Outline, []Suppression) {
 	for _, c := range o.comments[c1:] {
 		n.comments = append(n.comments, comment{c.start + delta, c.end + delta, c.bodyStart + delta, c.bodyEnd + delta})
 	}
+	n.plain = splicePlain(o.plain, w, delta)
 	return n, suppressions(doc, n.comments)
+}
+
+// splicePlain returns the plain lines of old, an Outline's, after the edit
+// w was scanned for: those before the window, the window's, and those after
+// it moved by delta. A window inside a plain line (plainLine) replaces that
+// line with its moved self.
+func splicePlain(old []span, w *Window, delta int) []span {
+	a, b := w.Start, w.OldEnd
+	if w.plainLine {
+		a, b = w.oldLine.start, w.oldLine.end
+	}
+	i := sort.Search(len(old), func(k int) bool { return old[k].end > a })
+	j := sort.Search(len(old), func(k int) bool { return old[k].start >= b })
+	if i == j && len(w.plain) == 0 && delta == 0 {
+		return old
+	}
+	out := make([]span, 0, i+len(w.plain)+len(old)-j)
+	out = append(append(out, old[:i]...), w.plain...)
+	for _, p := range old[j:] {
+		out = append(out, span{p.start + delta, p.end + delta})
+	}
+	return out
 }
 
 // spliceInts returns old, in order, with its values in (a, oldEnd) replaced

@@ -329,7 +329,7 @@ func (r *rst) target(s, le, next, col int) int {
 	if doc[e-1] == '_' && (e-2 < s || doc[e-2] != '\\') {
 		return next // an indirect target: a reference name
 	}
-	r.sc.emitJoined(s, e, RefDef, true)
+	r.sc.emitDocutilsURI(s, e, RefDef)
 	return next
 }
 
@@ -378,7 +378,7 @@ func (r *rst) directive(name []byte, args, le, next, col int) int {
 			e--
 		}
 		if s < e {
-			r.sc.emitJoined(s, e, Link, true)
+			r.sc.emitDocutilsURI(s, e, Link)
 		}
 	default:
 		if !rstLiteralDirectives[lname] && lname != "raw" {
@@ -446,7 +446,7 @@ func (r *rst) options(next, col int) int {
 				e--
 			}
 			if s < e && !(doc[e-1] == '_' && (e-2 < s || doc[e-2] != '\\')) {
-				r.sc.emitJoined(s, e, Link, true)
+				r.sc.emitDocutilsURI(s, e, Link)
 			}
 		}
 	}
@@ -573,5 +573,5 @@ func (r *rst) embedded(s, e int) {
 	if us >= ue || doc[ue-1] == '_' && (ue-2 < us || doc[ue-2] != '\\') {
 		return // empty, or an alias "<name_>"
 	}
-	r.sc.emitJoined(us, ue, Link, true)
+	r.sc.emitDocutilsURI(us, ue, Link)
 }

@@ -41,6 +41,15 @@ func TestRST(t *testing.T) {
 		{"footnotes are text", "restructuredtext", ".. [1] See ⟦http://f.org⟧.\n.. [CIT2002] ⟦http://cit.org⟧\n", []w{{}, {}}},
 		{"include is a path", "restructuredtext", ".. include:: ../CHANGES.rst\n.. literalinclude:: x.py\n   :lines: 1-3\n", nil},
 		{"section and field list", "restructuredtext", "Title\n=====\n\n:Author: me\n:URL: ⟦https://a.org⟧\n", []w{{}}},
+		// docutils unescapes the URIs of targets, embedded URIs and
+		// directive arguments: the backslash goes, the character after it
+		// stays (and maps to its own offset), an escaped space is a space.
+		{"backslash escapes in URIs", "restructuredtext",
+			".. _x: ⟦https://a.org/w_\\(p\\)⟧\nSee `p <⟦http://b.org/2836\\(03\\)6⟧>`_.\n.. image:: ⟦img\\_1.png⟧\n.. _y: ⟦http://c.org/a\\ b\\\\c⟧\n",
+			[]w{{ctx: RefDef, rel: true, text: "https://a.org/w_(p)", offs: offs([2]int{0, 16}, [2]int{17, 2}, [2]int{20, 1})},
+				{ctx: Link, rel: true, text: "http://b.org/2836(03)6", offs: offs([2]int{0, 17}, [2]int{18, 3}, [2]int{22, 2})},
+				{ctx: Link, rel: true, text: "img_1.png", offs: offs([2]int{0, 3}, [2]int{4, 6})},
+				{ctx: RefDef, rel: true, text: "http://c.org/a b\\c", offs: offs([2]int{0, 14}, [2]int{15, 2}, [2]int{18, 2})}}},
 		{"crlf", "restructuredtext", ".. _a: ⟦http://a.org⟧\r\n\r\nText ⟦http://b.org⟧\r\n", []w{ref, {}}},
 	})
 }

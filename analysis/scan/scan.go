@@ -61,8 +61,7 @@
 //     non-ASCII white space, Unicode quotation marks and CJK/full-width
 //     punctuation, and where references are not decoded (plain text,
 //     comments, string literals) at "&lt;", "&gt;" and "&quot;", HTML
-//     written as text (delimiterRef), at an escaped quote (\" in JSON
-//     quoted in a comment), and at a "," that separates the items of a
+//     written as text (delimiterRef), and at a "," that separates the items of a
 //     list (listComma: another URL follows, or GOPROXY's "direct" or
 //     "off"); not at | { } ^ \ [ ] ~, non-ASCII
 //     letters or a bad "%zz",

@@ -120,6 +120,7 @@ func TestPlainText(t *testing.T) {
 	runScanCases(t, []scanCase{
 		{"bare", "plaintext", "My ⟦http://example.com⟧ site", []w{{}}},
 		{"trailing period", "plaintext", "See ⟦http://example.com/foo_bar.jpg⟧.", []w{{}}},
+		{"escaped quotes", "plaintext", `output="Get \"⟦http://10.0.99.125:3090/-/ready⟧\": dial" '\"⟦https://example.com/⟧\",' ⟦http://a.org/b\⟧ c`, []w{{ctx: Quoted}, {ctx: Quoted}, {}}},
 		{"trailing punctuation repeatedly", "plaintext", "⟦http://example.com/123⟧!!!?.,;:", []w{{}}},
 		{"ellipsis inside kept", "plaintext", "⟦https://github.com/a/compare/360b...f580⟧ ok", []w{{}}},
 		{"star underscore tilde", "plaintext", "**⟦http://example.com/foobar⟧** _⟦http://a.org/x⟧_ ~~⟦http://b.org⟧~~", []w{{}, {}, {}}},

@@ -18,9 +18,12 @@ type Span struct{ Start, End int }
 //     open at the end of s covers the rest of s (the URL was cut inside it);
 //   - interpolations: "${HOST}" (shell, JavaScript template literals, Mako
 //     and Genshi's "${href(page.name, rev=1)}"), "#{host}" (Ruby), braces
-//     nested; "$HOST" and "$host" (shell; "$" then a letter or "_"
-//     and word characters), "%HOST%" (Windows; upper-case names), and
-//     "%sveltekit.assets%" where it starts a word (HTML templates);
+//     nested; shell command substitutions "$(hostname)", parentheses
+//     nested, one left open covering the rest of s; "$HOST" and "$host"
+//     (shell; "$" then a letter or "_" and word characters), "%HOST%"
+//     (Windows; upper-case names), "%sveltekit.assets%" where it starts a
+//     word (HTML templates),
+//     Doxygen's "$relpath^" (its templates' path to the output's root);
 //   - RFC 6570 URI template expressions: "{" [operator] varspec *(","
 //     varspec) "}" ("{id}", "{/path*}", "{?q,lang}", "{var:3}");
 //   - placeholder segments "<user>", "<your-repo>", "<API key>": "<", a
@@ -30,9 +33,11 @@ type Span struct{ Start, End int }
 //   - glob ranges, as curl and shells expand them: "[1-100]", "[a-z]",
 //     "[001-120:10]";
 //   - optional parts as a synopsis brackets them, before any "?" or "#":
-//     "[user@]", "[:port]", "[[:#]port]", "[/path]", and after one of those any
-//     bracketed word ("~[user]"), as git's and Vim's documentation write
-//     the forms of a URL ("ssh://[user@]host.xz[:port]/~[user]/path/");
+//     "[user@]" (after "//"), "[:port]", "[/path]", "[[:#]port]", "[,host:port]", and
+//     after one of those any bracketed text but an IP literal ("~[user]"),
+//     as git's, Vim's and OpenStack's documentation write the forms of a
+//     URL ("ssh://[user@]host.xz[:port]/~[user]/path/",
+//     "driver://[user:pass@]host:port[,[userN:passN@]hostN:portN]/");
 //   - a path segment that is a bracketed name, a file-based router's
 //     dynamic segment ("/[locale]/blog", "/[...slug]");
 //   - printf and Python format verbs where they are not an escape and end a
@@ -120,7 +125,17 @@ func placeholderAt(s string, i int) (int, bool) {
 		if len(rest) >= 2 && rest[1] == '{' {
 			return balancedEnd(s, i+2), true
 		}
-		return varName(s, i+1)
+		if len(rest) >= 2 && rest[1] == '(' {
+			return parenEnd(s, i+2), true
+		}
+		end, ok := varName(s, i+1)
+		// Doxygen's header and footer templates end the marker of the
+		// path to the output's root with "^" ("$relpath^tabs.css"; "$"
+		// in Doxygen before 1.8).
+		if ok && s[i+1:end] == "relpath" && end < len(s) && (s[end] == '^' || s[end] == '$') {
+			end++
+		}
+		return end, ok
 	case '#':
 		if len(rest) >= 2 && rest[1] == '{' {
 			return balancedEnd(s, i+2), true
@@ -165,6 +180,26 @@ func balancedEnd(s string, j int) int {
 		case '{':
 			depth++
 		case '}':
+			if depth == 0 {
+				return k + 1
+			}
+			depth--
+		}
+	}
+	return len(s)
+}
+
+// parenEnd returns the offset after the ")" that closes a shell command
+// substitution whose command starts at j ("$(hostname)", "$(kubectl get
+// svc -o jsonpath='{.x}')"): parentheses nest; a substitution left open
+// covers the rest of s (the URL was cut at a space inside it).
+func parenEnd(s string, j int) int {
+	depth := 0
+	for k := j; k < len(s); k++ {
+		switch s[k] {
+		case '(':
+			depth++
+		case ')':
 			if depth == 0 {
 				return k + 1
 			}
@@ -338,16 +373,17 @@ func globRange(s string, i int) (int, bool) {
 
 // optionalPart recognises the brackets around an optional part of a URL's
 // form at s[i] == '[', as synopses write them: bracketed text, brackets
-// nested, no space, closed within maxPlaceholder bytes, that ends with "@"
-// after a letter ("[user@]", an optional userinfo), starts with ":" and a
-// letter ("[:port]") or "/" and a letter ("[/NAMESPACE_PATH]", an optional
-// path), starts with another bracket ("[[:#]port]"), or is a
-// word before an "@" ("[user]@host", Vim's netrw help; an IP literal is
-// never followed by one); it
-// reports whether the brackets were one of those (optional). After one
-// (synopsis), a bracketed word of letters, digits, "_" and "-" is a
-// placeholder too ("~[user]"). An IP literal ("[::1]", "[fe80::1%25en0]",
-// "[v1.x]") is none of these, nor is the "[]" or "[0]" of a query.
+// nested, no space, closed within maxPlaceholder bytes, that is an
+// optional userinfo where one goes (optionalUserinfo: "[user@]",
+// "[user[:password]@]"), starts with ":" or "/"
+// and a letter ("[:port]", "host:port[/path]"), starts with another bracket
+// ("[[:#]port]") or a comma (a repeated part: "port[,[user@]host:port]"),
+// or is a word before an "@" ("[user]@host", Vim's netrw help; an IP
+// literal is never followed by one); it reports whether the brackets were
+// one of those (optional). After one (synopsis), any bracketed text is a
+// placeholder too ("~[user]") except where an IP literal may stand. An IP
+// literal ("[::1]", "[fe80::1%25en0]", "[v1.x]") is none of these, nor is
+// the "[]" or "[0]" of a query.
 func optionalPart(s string, i int, synopsis bool) (end int, optional, ok bool) {
 	depth := 0
 	k := i
@@ -370,13 +406,12 @@ func optionalPart(s string, i int, synopsis bool) (end int, optional, ok bool) {
 	}
 	body := s[i+1 : k]
 	switch {
-	case len(body) >= 2 && body[len(body)-1] == '@' && isAlpha(body[0]),
+	case optionalUserinfo(s, i, body),
 		k+1 < len(s) && s[k+1] == '@' && body != "" && isAlpha(body[0]) && strings.Trim(body, wordChars) == "",
-		len(body) >= 2 && body[0] == ':' && isAlpha(body[1]),
-		len(body) >= 2 && body[0] == '/' && isAlpha(body[1]),
-		len(body) >= 2 && body[0] == '[':
+		len(body) >= 2 && (body[0] == ':' || body[0] == '/') && isAlpha(body[1]),
+		len(body) >= 2 && (body[0] == '[' || body[0] == ','):
 		return k + 1, true, true
-	case synopsis && body != "" && strings.Trim(body, wordChars) == "":
+	case synopsis && body != "" && !ipLiteralPlace(s, i):
 		return k + 1, false, true
 	}
 	return 0, false, false
@@ -416,6 +451,48 @@ func routeSegment(s string, i int) (int, bool) {
 		return 0, false
 	}
 	return k, true
+}
+
+// optionalUserinfo reports whether body, the text inside the brackets at
+// s[i], is an optional userinfo: right after "//", where a userinfo goes,
+// a letter, then a userinfo's characters (RFC 3986 §3.2.1: unreserved,
+// pct-encoded, sub-delims and ":"; brackets nested, "[user[:password]@]"),
+// then the "@" that ends it. Elsewhere, or holding other characters
+// ("http://[a%zz@]host", "https://h/[user@]host"), the brackets are no
+// synopsis, and what they hold is checked.
+func optionalUserinfo(s string, i int, body string) bool {
+	if i < 2 || s[i-2:i] != "//" || len(body) < 2 || !isAlpha(body[0]) || body[len(body)-1] != '@' {
+		return false
+	}
+	for k := 0; k < len(body)-1; k++ {
+		switch c := body[k]; {
+		case c == '%':
+			if k+2 >= len(body)-1 || !isHex(body[k+1]) || !isHex(body[k+2]) {
+				return false
+			}
+			k += 2
+		case !userinfoChar[c]:
+			return false
+		}
+	}
+	return true
+}
+
+// userinfoChar marks the bytes of a userinfo but "%" (RFC 3986 §3.2.1:
+// unreserved, sub-delims and ":"), and the brackets of an optional part
+// nested in one.
+var userinfoChar = func() (m [256]bool) {
+	for _, c := range []byte("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~!$&'()*+,;=:[]") {
+		m[c] = true
+	}
+	return m
+}()
+
+// ipLiteralPlace reports whether s[i] is where a host, and so an IP
+// literal, may start: after "//", after the "@" of a userinfo, or after
+// an optional part ("[user@][::1]").
+func ipLiteralPlace(s string, i int) bool {
+	return i >= 2 && s[i-2:i] == "//" || i >= 1 && (s[i-1] == '@' || s[i-1] == ']')
 }
 
 // wordChars are the bytes of a bracketed word in a synopsis ("[user]").

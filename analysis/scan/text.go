@@ -164,8 +164,26 @@ func (sc *scanner) emitWrapped(p, q int, ctx Context) {
 
 // emitJoined emits doc[p:q], without its leading and trailing white space,
 // as a URL whose inner white space is not part of it (RFC 1738 appendix
-// wrappers; docutils removes the white space of URIs broken over lines).
+// wrappers).
 func (sc *scanner) emitJoined(p, q int, ctx Context, rel bool) {
+	sc.emitURI(p, q, ctx, rel, false)
+}
+
+// emitDocutilsURI emits the URI doc[p:q] of a reStructuredText hyperlink
+// target, embedded URI or directive argument as docutils reads it
+// (docutils.parsers.rst.directives.uri and the same code for targets and
+// embedded URIs): the white space of a URI broken over lines is removed, a
+// backslash escapes the character after it and is removed
+// ("Translation_unit_\(programming\)" is ".../Translation_unit_(programming)"),
+// and an escaped white space character stays, as a space.
+func (sc *scanner) emitDocutilsURI(p, q int, ctx Context) {
+	sc.emitURI(p, q, ctx, true, true)
+}
+
+// emitURI emits doc[p:q] without its leading and trailing white space and,
+// inside, without white space (joined) and, when unescape is set, without
+// the backslashes that escape a character (docutils).
+func (sc *scanner) emitURI(p, q int, ctx Context, rel, unescape bool) {
 	doc := sc.doc
 	for p < q && isSpace(doc[p]) {
 		p++
@@ -177,20 +195,29 @@ func (sc *scanner) emitJoined(p, q int, ctx Context, rel bool) {
 		return
 	}
 	c := Candidate{Start: p, End: q, Context: ctx, Relative: rel}
-	gap := false
+	changed := false
 	for k := p; k < q; k++ {
-		if isSpace(doc[k]) {
-			gap = true
+		if isSpace(doc[k]) || unescape && doc[k] == '\\' {
+			changed = true
 			break
 		}
 	}
-	if !gap {
+	if !changed {
 		c.Text = string(doc[p:q])
 	} else {
 		buf := sc.text[:0]
 		offs := make([]int, 0, q-p+1)
 		for k := p; k < q; k++ {
-			if !isSpace(doc[k]) {
+			switch {
+			case unescape && doc[k] == '\\' && k+1 < q:
+				k++ // the escaped byte stands for itself, white space as a space
+				b := doc[k]
+				if isSpace(b) {
+					b = ' '
+				}
+				buf = append(buf, b)
+				offs = append(offs, k)
+			case !isSpace(doc[k]):
 				buf = append(buf, doc[k])
 				offs = append(offs, k)
 			}

@@ -168,6 +168,7 @@ func TestInUse(t *testing.T) {
 		{"Postgres", true},   // unregistered, any case
 		{"javascript", true}, // unregistered, in wide use
 		{"s3", true},
+		{"hkps", true}, // gpg's keyservers: one edit from https, no typo of it
 		{"htps", false},
 		{"hhttps", false},
 		{"note", false},

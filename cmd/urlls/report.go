@@ -83,11 +83,7 @@ func jsonURL(url string) (string, bool) {
 	if len(url) <= maxJSONURL {
 		return url, false
 	}
-	n := maxJSONURL
-	for n > 0 && !utf8.RuneStart(url[n]) {
-		n--
-	}
-	return url[:n] + "…", true
+	return position.CutAt(url, maxJSONURL) + "…", true
 }
 
 // jsonFinding is one element of --format json.
