@@ -35,8 +35,8 @@ import (
 // collection at a time. Held, the limit binds no more after a run's first
 // large file (unless a larger one comes), which is still collected more
 // often than Go's default would collect it; the limit rises with the live
-// heap only, not with the number of files. Measured on 65 MB of four URL-dense files of 16.5 MB and 300
-// small ones: 14–17 collections where GOGC=100 made 9–12 (23–26 with a
+// heap only, not with the number of files. Measured on 65 MB of four
+// URL-dense files of 16.5 MB and 300 small ones: 14–17 collections where GOGC=100 made 9–12 (23–26 with a
 // limit that fell); peak memory 186–232 MiB where GOGC=100 took 225–265
 // (159–204 with a limit that fell, which gave memory back between the
 // large files); CPU time 1.97 s where GOGC=100 took 2.02 (2.25 with a
