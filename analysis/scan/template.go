@@ -173,33 +173,23 @@ func actionEnd(s string, j int, close string) int {
 // whose expression starts at j ("${HOST}", "${href(page.name, rev=1)}",
 // "#{a + {b}}"): braces nest, white space is part of the expression; an
 // interpolation left open covers the rest of s, as an open action does.
-func balancedEnd(s string, j int) int {
-	depth := 0
-	for k := j; k < len(s); k++ {
-		switch s[k] {
-		case '{':
-			depth++
-		case '}':
-			if depth == 0 {
-				return k + 1
-			}
-			depth--
-		}
-	}
-	return len(s)
-}
+func balancedEnd(s string, j int) int { return closeEnd(s, j, '{', '}') }
 
 // parenEnd returns the offset after the ")" that closes a shell command
 // substitution whose command starts at j ("$(hostname)", "$(kubectl get
 // svc -o jsonpath='{.x}')"): parentheses nest; a substitution left open
 // covers the rest of s (the URL was cut at a space inside it).
-func parenEnd(s string, j int) int {
+func parenEnd(s string, j int) int { return closeEnd(s, j, '(', ')') }
+
+// closeEnd returns the offset after the close that ends what starts at j,
+// open and close nesting inside, or len(s) when none does.
+func closeEnd(s string, j int, open, close byte) int {
 	depth := 0
 	for k := j; k < len(s); k++ {
 		switch s[k] {
-		case '(':
+		case open:
 			depth++
-		case ')':
+		case close:
 			if depth == 0 {
 				return k + 1
 			}

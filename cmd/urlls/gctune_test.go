@@ -74,24 +74,7 @@ func TestTuneGC(t *testing.T) {
 	if p := gcPercent(); p < 100 || p > gcMaxPercent {
 		t.Errorf("percent %d during a run", p)
 	}
-	gcTuning.mu.Lock()
-	cycles := gcTuning.tunedCycles
-	gcTuning.mu.Unlock()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		runtime.GC()
-		runtime.Gosched()
-		gcTuning.mu.Lock()
-		n := gcTuning.tunedCycles
-		gcTuning.mu.Unlock()
-		if n > cycles {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("no collection reached the tuning")
-		}
-		time.Sleep(time.Millisecond)
-	}
+	waitTuned(t)
 	end1()
 	if p := debug.SetGCPercent(100); p == 100 {
 		t.Errorf("the end of one of two runs put back the percentage")
