@@ -733,12 +733,13 @@ var plainURLByte = func() (t [256]bool) {
 // listComma reports whether the "," at doc[i] separates the items of a
 // list of URLs rather than being part of the URL before it: a URL follows
 // it ("--listen-client-urls http://0.0.0.0:2379,http://127.0.0.1:4001",
-// Kafka's and Consul's lists), or Go's GOPROXY keywords "direct" and "off"
-// do ("GOPROXY=https://proxy.golang.org,direct", go help goproxy).
+// Kafka's and Consul's lists), or one of Go's GOPROXY keywords "direct" and
+// "off" does and ends the list ("GOPROXY=https://proxy.golang.org,direct",
+// go help goproxy; not "?state=on,off&level=50").
 func listComma(doc []byte, i, lim int) bool {
 	k := i + 1
 	for _, kw := range []string{"direct", "off"} {
-		if e := k + len(kw); hasPrefix(doc[k:lim], kw) && (e == lim || !isSchemeChar(doc[e]) && doc[e] != '/' && doc[e] != ':') {
+		if e := k + len(kw); hasPrefix(doc[k:lim], kw) && (e == lim || listEnd(doc[e])) {
 			return true
 		}
 	}
@@ -749,6 +750,16 @@ func listComma(doc []byte, i, lim int) bool {
 		k++
 	}
 	return hasPrefix(doc[k:lim], "://")
+}
+
+// listEnd reports whether c may follow the last item of a list of URLs:
+// white space, a quotation mark or the punctuation after a value.
+func listEnd(c byte) bool {
+	switch c {
+	case ' ', '\t', '\n', '\r', '"', '\'', '`', ')', ';', ',':
+		return true
+	}
+	return false
 }
 
 // plainTextURLByte is plainURLByte outside string literals of code

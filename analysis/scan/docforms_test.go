@@ -103,6 +103,7 @@ func TestURLLists(t *testing.T) {
 		{"goproxy", "plaintext", "GOPROXY=⟦https://proxy.golang.org⟧,direct and GOPROXY=⟦https://goproxy.io⟧,⟦https://proxy.golang.org⟧,off", []w{{}, {}, {}}},
 		{"string", "javascript", "const goproxy = process.env.GOPROXY ?? '⟦https://proxy.golang.org⟧,direct';", []w{{ctx: Code}}},
 		{"commas stay", "plaintext", "⟦https://a.org/x,y,directory⟧ ⟦https://b.org/?q=a,b,offset⟧ ⟦https://c.org/a,b⟧", []w{{}, {}, {}}},
+		{"a keyword that does not end the URL", "plaintext", "⟦https://h.org/lights?state=on,off&level=50%⟧ ⟦https://f.org/?stops=nonstop,direct&q=1⟧ ⟦https://e.org/a,off^b⟧", []w{{}, {}, {}}},
 	})
 }
 
