@@ -434,7 +434,7 @@ func reuseUnchanged(base *analysis, ch textChange, cands []scan.Candidate) reuse
 // sameCandidate reports whether b is a moved by shift bytes.
 func sameCandidate(a, b scan.Candidate, shift int) bool {
 	if a.Start+shift != b.Start || a.End+shift != b.End || a.Text != b.Text || a.Context != b.Context ||
-		a.Relative != b.Relative || a.Unrendered != b.Unrendered || len(a.Offsets) != len(b.Offsets) {
+		a.Relative != b.Relative || a.Unrendered != b.Unrendered || a.Continued != b.Continued || len(a.Offsets) != len(b.Offsets) {
 		return false
 	}
 	for i, o := range a.Offsets {
