@@ -505,15 +505,19 @@ const maxLinkTagGap = 32
 func linkTagBefore(doc []byte, i int) bool {
 	k, breaks := i, 0
 	for k > 0 && i-k < maxLinkTagGap {
-		switch doc[k-1] {
-		case '\n':
-			// One line break: a blank line ends the paragraph (and is
-			// where Rescan restarts, reading nothing before it).
-			if breaks++; breaks > 1 {
-				return false
+		switch c := doc[k-1]; c {
+		case '\n', '\r':
+			// One line break ("\n", "\r\n" or a lone "\r"): a blank line
+			// ends the paragraph (and is where Rescan restarts, reading
+			// nothing before it).
+			if c == '\n' || k >= len(doc) || doc[k] != '\n' {
+				if breaks++; breaks > 1 {
+					return false
+				}
 			}
-			fallthrough
-		case ' ', '\t', '\r', '*':
+			k--
+			continue
+		case ' ', '\t', '*':
 			k--
 			continue
 		}

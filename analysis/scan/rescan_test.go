@@ -167,6 +167,16 @@ func TestRescanPlainLine(t *testing.T) {
 	}
 }
 
+// TestRescanLinkTagCR: a lone "\r" is a line break too: a link tag does
+// not reach its URL across a blank line (where Rescan restarts).
+func TestRescanLinkTagCR(t *testing.T) {
+	doc := "intro\r\rsee {@link\r\rhttps://x.org/a|b\r"
+	checkRescan(t, doc, len("intro\r\rsee {@lin"), 1, "")
+	if c := Scan([]byte(doc), "markdown").Candidates; len(c) != 1 || c[0].Text != "https://x.org/a|b" {
+		t.Errorf("candidates %+v, want https://x.org/a|b", c)
+	}
+}
+
 // listThenProse is a document of about 1 MB whose first paragraph is a
 // list of 300 links (an awesome-list) and the rest prose without URLs, and
 // the span of that list.
