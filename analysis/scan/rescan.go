@@ -94,8 +94,8 @@ func (o *Outline) rescanPlain(doc []byte, start, oldEnd, newEnd int) (*Window, b
 	// around it, unchanged, read it); what it inserts may not end the line
 	// or start structure. What it removed was a plain line's, so its
 	// bytes are none of those either.
-	if start < p.start || oldEnd >= p.end || newEnd >= len(doc) || !isAlpha(doc[p.start]) {
-		return nil, false
+	if start < p.start || oldEnd >= p.end || newEnd >= len(doc) || start == p.start && !isAlpha(doc[p.start]) {
+		return nil, false // (an edit after the first byte leaves it the letter it was)
 	}
 	ins := doc[start:newEnd]
 	if plainLineStop.index(ins) >= 0 || index2(ins, '\n', '\r') >= 0 {
