@@ -413,8 +413,8 @@ func optionalPart(s string, i int, synopsis bool) (end int, optional, ok bool) {
 // the name standing for the value. The segment is the brackets alone,
 // between a "/" and a "/", "?", "#" or the end.
 func routeSegment(s string, i int) (int, bool) {
-	if i == 0 || s[i-1] != '/' {
-		return 0, false
+	if i == 0 || s[i-1] != '/' || ipLiteralPlace(s, i) {
+		return 0, false // ("http://[host]/" is where an IP literal goes)
 	}
 	k, open := i, 0
 	for k < len(s) && s[k] == '[' && open < 2 {

@@ -47,6 +47,7 @@ func TestPlaceholders(t *testing.T) {
 		{"synopsis optional path", "gs://BUCKET_NAME«[/NAMESPACE_PATH]» s3://bucket«[/prefix/key]»"},
 		{"a path in brackets needs a name", "http://x/a[/]/b[/1]"},
 		{"route segment", "https://example.com/«[locale]»/blog"},
+		{"no route segment where a host goes", "http://[host]/path http://[fe80]/x"},
 		{"route segment at the end", "gs://B/«[NAMESPACE_PATH]»"},
 		{"route segments of the rest", "https://x/«[...slug]»/a/«[[...path]]»?q"},
 		{"not route segments", "http://x/a[b]/ http://x/[b]c/ http://x/[1]/ http://x/?a=/[b] http://x/[a:b]/"},
