@@ -1,12 +1,15 @@
 package lsp
 
 import (
+	"context"
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 	"go.uber.org/zap"
 )
@@ -18,12 +21,18 @@ import (
 // findings) for the diagnostics it would move from the analysis before.
 func TestConfigChangedOnDisk(t *testing.T) {
 	for _, tt := range []struct {
-		name, doc, edited, newConfig string
+		name, doc, edited, oldConfig, newConfig string
+		sameTime                                bool // the new file gets the old one's modification time
 	}{
 		{"a severity", "see http://a.org/%zz here\n\nsome words\n\nand http://b.org/%zz\n",
-			"see http://a.org/%zz here\n\nsome wordsX\n\nand http://b.org/%zz\n", `{"severity": {"bad-escape": "off"}}`},
+			"see http://a.org/%zz here\n\nsome wordsX\n\nand http://b.org/%zz\n", `{}`, `{"severity": {"bad-escape": "off"}}`, false},
 		{"the grammar", "see http://a.org/~u here\n\nsome words\n\nand http://b.org/~v\n",
-			"see http://a.org/~u here\n\nsome wordsX\n\nand http://b.org/~v\n", `{"grammar": "rfc3986"}`},
+			"see http://a.org/~u here\n\nsome wordsX\n\nand http://b.org/~v\n", `{}`, `{"grammar": "rfc3986"}`, false},
+		// cp -p, rsync -t, an archive unpacked: the size and the time
+		// stay, the bytes do not.
+		{"the same size and time", "see http://a.org/%zz here\n\nsome words\n\nand http://b.org/%zz\n",
+			"see http://a.org/%zz here\n\nsome wordsX\n\nand http://b.org/%zz\n",
+			`{"severity": {"bad-escape": "hint"}}`, `{"severity": {"bad-escape": "info"}}`, true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
@@ -31,15 +40,24 @@ func TestConfigChangedOnDisk(t *testing.T) {
 				t.Fatal(err)
 			}
 			cfgPath := filepath.Join(dir, ".urlls.json")
-			if err := os.WriteFile(cfgPath, []byte(`{}`), 0o644); err != nil {
+			if err := os.WriteFile(cfgPath, []byte(tt.oldConfig), 0o644); err != nil {
 				t.Fatal(err)
 			}
 			u := string(uri.File(filepath.Join(dir, "doc.md")))
 			s := newServer(nopClient{}, Options{Logger: zap.NewNop(), Debounce: time.Hour})
 			base := analyzeFrom(t, s, u, "markdown", 1, []byte(tt.doc), nil)
 			before := published(t, s, base)
+			info, err := os.Stat(cfgPath)
+			if err != nil {
+				t.Fatal(err)
+			}
 			if err := os.WriteFile(cfgPath, []byte(tt.newConfig), 0o644); err != nil {
 				t.Fatal(err)
+			}
+			if tt.sameTime {
+				if err := os.Chtimes(cfgPath, info.ModTime(), info.ModTime()); err != nil {
+					t.Fatal(err)
+				}
 			}
 			// As configFresh later: the entry is read again.
 			s.configFiles.mu.Lock()
@@ -57,5 +75,93 @@ func TestConfigChangedOnDisk(t *testing.T) {
 				t.Errorf("the edit's analysis differs from a full one after .urlls.json changed on disk (-full +edit):\n%s", d)
 			}
 		})
+	}
+}
+
+// TestConfigChangedOnDiskOthers: when an analysis finds a .urlls.json
+// changed on disk, the other open documents are analysed again and
+// published under the new configuration, not left with the old one's
+// diagnostics until they are edited.
+func TestConfigChangedOnDiskOthers(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cfgPath := filepath.Join(dir, ".urlls.json")
+	if err := os.WriteFile(cfgPath, []byte(`{}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c := newLastPublished()
+	s := newServer(c, Options{Logger: zap.NewNop()})
+	defer s.stop()
+	a := protocol.DocumentURI(uri.File(filepath.Join(dir, "a.md")))
+	b := protocol.DocumentURI(uri.File(filepath.Join(dir, "b.md")))
+	for _, u := range []protocol.DocumentURI{a, b} {
+		if err := s.DidOpen(context.Background(), &protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{
+			URI: u, LanguageID: "markdown", Version: 1, Text: "see http://a.org/%zz here\n"}}); err != nil {
+			t.Fatal(err)
+		}
+		c.waitFor(t, u, func(n int) bool { return n == 1 })
+	}
+	if err := os.WriteFile(cfgPath, []byte(`{"severity": {"bad-escape": "off"}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s.configFiles.mu.Lock()
+	for k, e := range s.configFiles.entries {
+		e.read = e.read.Add(-configFresh)
+		s.configFiles.entries[k] = e
+	}
+	s.configFiles.mu.Unlock()
+	if err := s.didChange(didChangeParams{TextDocument: protocol.VersionedTextDocumentIdentifier{
+		TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: a}, Version: 2},
+		ContentChanges: []changeEvent{{Text: "see http://a.org/%zz there\n"}}}); err != nil {
+		t.Fatal(err)
+	}
+	c.waitFor(t, a, func(n int) bool { return n == 0 })
+	c.waitFor(t, b, func(n int) bool { return n == 0 }) // not edited: analysed again
+}
+
+// lastPublished is a client that keeps the number of diagnostics last
+// published for each document.
+type lastPublished struct {
+	protocol.Client
+	mu   sync.Mutex
+	cond *sync.Cond
+	n    map[protocol.DocumentURI]int
+}
+
+func newLastPublished() *lastPublished {
+	c := &lastPublished{n: map[protocol.DocumentURI]int{}}
+	c.cond = sync.NewCond(&c.mu)
+	return c
+}
+
+func (c *lastPublished) PublishDiagnostics(_ context.Context, p *protocol.PublishDiagnosticsParams) error {
+	c.mu.Lock()
+	c.n[p.URI] = len(p.Diagnostics)
+	c.mu.Unlock()
+	c.cond.Broadcast()
+	return nil
+}
+
+func (c *lastPublished) ShowMessage(context.Context, *protocol.ShowMessageParams) error { return nil }
+
+// waitFor waits, up to 10 seconds, until the count of u's last publication
+// satisfies ok.
+func (c *lastPublished) waitFor(t *testing.T, u protocol.DocumentURI, ok func(int) bool) {
+	t.Helper()
+	timeout := time.AfterFunc(10*time.Second, c.cond.Broadcast)
+	defer timeout.Stop()
+	deadline := time.Now().Add(10 * time.Second)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for {
+		if n, seen := c.n[u]; seen && ok(n) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: last published %d diagnostics", u, c.n[u])
+		}
+		c.cond.Wait()
 	}
 }

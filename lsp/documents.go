@@ -342,8 +342,14 @@ func (s *Server) analyze(ctx context.Context, snap *snapshot, base *analysis) (*
 	st := s.settings
 	epoch := s.epoch
 	s.mu.Unlock()
-	cfg, cerr := st.configFor(snap.uri, &s.configFiles)
-	configGen := s.configFiles.generation()
+	cfg, configGen, cerr := st.configFor(snap.uri, &s.configFiles)
+	s.mu.Lock()
+	changed := configGen > s.configGen
+	s.configGen = max(s.configGen, configGen)
+	s.mu.Unlock()
+	if changed {
+		s.reanalyseOthers(snap.uri)
+	}
 	lang := language(cfg, snap.uri, snap.languageID)
 	opts := cfg.CheckOptions()
 	text := snap.text.get() // built here, off the request path
@@ -663,6 +669,21 @@ func (s *Server) republishAll() {
 	for _, d := range s.docs {
 		d.regenerate()
 		s.schedule(d, 0)
+	}
+}
+
+// reanalyseOthers analyses again every open document but the one at u,
+// after a configuration file changed on disk: their diagnostics are the
+// old configuration's. Their analyses so far are no base for the next,
+// which meet the new configFiles.gen.
+func (s *Server) reanalyseOthers(u protocol.DocumentURI) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for du, d := range s.docs {
+		if du != u && !s.stopping {
+			d.regenerate()
+			s.schedule(d, 0)
+		}
 	}
 }
 

@@ -2,11 +2,9 @@ package lsp
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/json"
-	"maps"
-	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -129,20 +127,21 @@ func (st *settings) setClient(source string, v any) error {
 // overridden by workspace/configuration. A broken .urlls.json is reported
 // through the error and otherwise ignored, and so, once, is a file ignored
 // as untrusted.
-func (st *settings) configFor(u protocol.DocumentURI, files *configFiles) (config.Config, error) {
+func (st *settings) configFor(u protocol.DocumentURI, files *configFiles) (config.Config, uint64, error) {
 	var file config.Config
 	var ferr error
+	gen := files.generation()
 	if path, ok := filePath(u); ok {
 		dir := filepath.Dir(path)
 		// The stop (the repository's root, found by looking for .git in
 		// every directory upward) only when the cache has no answer: this
 		// runs at every keystroke.
-		file, ferr = files.find(dir+"\x00"+strings.Join(st.folders, "\x00"), dir, func() string { return fileio.ConfigStop(dir, st.folders...) })
+		file, gen, ferr = files.find(dir+"\x00"+strings.Join(st.folders, "\x00"), dir, func() string { return fileio.ConfigStop(dir, st.folders...) })
 	} else if len(st.folders) > 0 {
 		folder := st.folders[0]
-		file, ferr = files.find("\x00"+folder, folder, func() string { return folder })
+		file, gen, ferr = files.find("\x00"+folder, folder, func() string { return folder })
 	}
-	return file.Merge(st.initOptions).Merge(st.workspace), ferr
+	return file.Merge(st.initOptions).Merge(st.workspace), gen, ferr
 }
 
 // configFiles remembers the configuration files read for each directory for
@@ -153,47 +152,19 @@ type configFiles struct {
 	mu      sync.Mutex
 	entries map[string]configEntry
 	warned  map[string]bool // the warnings given, each given once
-	// gen counts the files found changed on disk when an entry was read
-	// again (another editor, a git checkout): an analysis is the base of
-	// the next only under the same gen (analysis.configGen), or the
+	// gen counts the configurations found changed on disk when an entry
+	// was read again (another editor, a git checkout): an analysis is the
+	// base of the next only under the same gen (analysis.configGen), or the
 	// diagnostics it hands on would keep the old file's severities,
 	// suppressions and checks beside the new file's.
 	gen uint64
 }
 
 type configEntry struct {
-	cfg   config.Config
-	err   error
-	read  time.Time
-	stamp []fileStamp // of the files read: the .urlls.json and its grammars
-}
-
-// fileStamp tells a file read apart from a changed one: its path, size and
-// modification time (a file absent has a zero size and time).
-type fileStamp struct {
-	path string
-	size int64
-	mod  time.Time
-}
-
-// configStamp returns the stamps of file, the configuration file read ("" for
-// none), and of the grammar files its "schemes" name.
-func configStamp(file string, cfg config.Config) []fileStamp {
-	if file == "" {
-		return nil
-	}
-	paths := []string{file}
-	for _, name := range slices.Sorted(maps.Keys(cfg.Schemes)) {
-		paths = append(paths, filepath.Join(filepath.Dir(file), filepath.FromSlash(cfg.Schemes[name].Grammar)))
-	}
-	stamps := make([]fileStamp, len(paths))
-	for i, p := range paths {
-		stamps[i].path = p
-		if info, err := os.Stat(p); err == nil {
-			stamps[i].size, stamps[i].mod = info.Size(), info.ModTime()
-		}
-	}
-	return stamps
+	cfg    config.Config
+	err    error
+	read   time.Time
+	digest [sha256.Size]byte // of the bytes read: the .urlls.json and its grammars (fileio.FindConfigDigest)
 }
 
 // generation returns gen (see configFiles).
@@ -208,23 +179,23 @@ const configFresh = 2 * time.Second
 
 // find returns the configuration in force in dir, looking no higher than
 // stop(), remembered under key (which must tell apart every dir and stop
-// asked for).
-func (c *configFiles) find(key, dir string, stop func() string) (config.Config, error) {
+// asked for), and gen as it is with that configuration: read again (after
+// configFresh) and changed, it moves gen first.
+func (c *configFiles) find(key, dir string, stop func() string) (config.Config, uint64, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	old, had := c.entries[key]
 	if had && time.Since(old.read) < configFresh {
-		return old.cfg, old.err
+		return old.cfg, c.gen, old.err
 	}
-	cfg, file, warnings, err := fileio.FindConfig(dir, stop())
+	cfg, _, warnings, digest, err := fileio.FindConfigDigest(dir, stop())
 	if c.entries == nil {
 		c.entries = map[string]configEntry{}
 	}
-	stamp := configStamp(file, cfg)
-	if had && !slices.Equal(old.stamp, stamp) {
+	if had && digest != old.digest {
 		c.gen++
 	}
-	c.entries[key] = configEntry{cfg: cfg, err: err, read: time.Now(), stamp: stamp}
+	c.entries[key] = configEntry{cfg: cfg, err: err, read: time.Now(), digest: digest}
 	if err == nil {
 		var fresh []string
 		for _, w := range warnings {
@@ -237,10 +208,10 @@ func (c *configFiles) find(key, dir string, stop func() string) (config.Config, 
 			}
 		}
 		if len(fresh) > 0 {
-			return cfg, configWarning(strings.Join(fresh, "; "))
+			return cfg, c.gen, configWarning(strings.Join(fresh, "; "))
 		}
 	}
-	return cfg, err
+	return cfg, c.gen, err
 }
 
 // configWarning is a configuration file ignored, not a broken one: the

@@ -57,7 +57,7 @@ func TestConfigLookup(t *testing.T) {
 			done := make(chan struct{})
 			go func() {
 				defer close(done)
-				cfg, err := st.configFor(protocol.DocumentURI(uri.File(p(tt.doc))), &cf)
+				cfg, _, err := st.configFor(protocol.DocumentURI(uri.File(p(tt.doc))), &cf)
 				if got := strings.Join(cfg.Ignore, " "); got != tt.want {
 					t.Errorf("ignore %q, want %q", got, tt.want)
 				}

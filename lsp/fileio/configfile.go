@@ -1,8 +1,11 @@
 package fileio
 
 import (
+	"crypto/sha256"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash"
 	"os"
 	"path/filepath"
 
@@ -44,6 +47,12 @@ var getuid = os.Getuid
 // grammar files it names (LoadSchemes: then cfg holds the rest of the file,
 // and the schemes whose grammars did load).
 func ReadConfig(name string) (cfg config.Config, found bool, warning string, err error) {
+	return readConfig(name, nil)
+}
+
+// readConfig is ReadConfig; it writes the bytes it parses, the file's and
+// its grammars', to h when h is not nil (FindConfigDigest).
+func readConfig(name string, h hash.Hash) (cfg config.Config, found bool, warning string, err error) {
 	f, info, err := OpenRegular(name)
 	var nr *NotRegularError
 	switch {
@@ -66,11 +75,26 @@ func ReadConfig(name string) (cfg config.Config, found bool, warning string, err
 	if err != nil {
 		return config.Config{}, false, "", err
 	}
+	if h != nil {
+		digestPart(h, name, data)
+	}
 	cfg, err = config.Parse(name, data)
 	if err == nil {
-		err = LoadSchemes(&cfg, name)
+		err = loadSchemes(&cfg, name, h)
 	}
 	return cfg, true, "", err
+}
+
+// digestPart writes a file's name and bytes to h, each after its length, so
+// that no two sequences of files write the same bytes.
+func digestPart(h hash.Hash, name string, data []byte) {
+	var n [8]byte
+	binary.LittleEndian.PutUint64(n[:], uint64(len(name)))
+	h.Write(n[:])
+	h.Write([]byte(name))
+	binary.LittleEndian.PutUint64(n[:], uint64(len(data)))
+	h.Write(n[:])
+	h.Write(data)
 }
 
 // FindConfig returns the configuration in force in dir (absolute and
@@ -79,9 +103,25 @@ func ReadConfig(name string) (cfg config.Config, found bool, warning string, err
 // other stop means dir only). file is the file read, "" for none; warnings
 // are about the files it ignored on the way.
 func FindConfig(dir, stop string) (cfg config.Config, file string, warnings []string, err error) {
+	return findConfig(dir, stop, nil)
+}
+
+// FindConfigDigest is FindConfig, and a digest of what it read: the name and
+// the bytes of the configuration file and of each grammar file it loaded,
+// the very bytes it parsed. A caller that reads the configuration again
+// tells by the digest whether it changed, with no window between reading a
+// file and looking at it (a language server, which cannot watch files).
+func FindConfigDigest(dir, stop string) (cfg config.Config, file string, warnings []string, digest [sha256.Size]byte, err error) {
+	h := sha256.New()
+	cfg, file, warnings, err = findConfig(dir, stop, h)
+	h.Sum(digest[:0])
+	return cfg, file, warnings, digest, err
+}
+
+func findConfig(dir, stop string, h hash.Hash) (cfg config.Config, file string, warnings []string, err error) {
 	for {
 		name := filepath.Join(dir, config.FileName)
-		c, found, warning, err := ReadConfig(name)
+		c, found, warning, err := readConfig(name, h)
 		if warning != "" {
 			warnings = append(warnings, warning)
 		}

@@ -3,6 +3,7 @@ package fileio
 import (
 	"errors"
 	"fmt"
+	"hash"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -33,6 +34,12 @@ const GrammarMaxSize = 1 << 20
 // is returned: a *grammar.LoadError located in the grammar file, or a
 // *config.Error located at its key in the configuration file.
 func LoadSchemes(cfg *config.Config, configFile string) error {
+	return loadSchemes(cfg, configFile, nil)
+}
+
+// loadSchemes is LoadSchemes; it writes the grammar files' names and bytes
+// to h when h is not nil (FindConfigDigest).
+func loadSchemes(cfg *config.Config, configFile string, h hash.Hash) error {
 	if len(cfg.Schemes) == 0 {
 		return nil
 	}
@@ -46,7 +53,7 @@ func LoadSchemes(cfg *config.Config, configFile string) error {
 	var first error
 	for _, name := range names {
 		s := cfg.Schemes[name]
-		start, err := loadScheme(dir, name, s)
+		start, err := loadScheme(dir, name, s, h)
 		if err != nil {
 			if first == nil {
 				first = err
@@ -61,7 +68,7 @@ func LoadSchemes(cfg *config.Config, configFile string) error {
 }
 
 // loadScheme loads the grammar of one scheme and returns its start rule.
-func loadScheme(dir, scheme string, s config.SchemeGrammar) (*grammar.Rule, error) {
+func loadScheme(dir, scheme string, s config.SchemeGrammar, h hash.Hash) (*grammar.Rule, error) {
 	name := filepath.Join(dir, filepath.FromSlash(s.Grammar))
 	if err := inside(dir, name); err != nil {
 		return nil, s.GrammarError("grammar file %q of scheme %q: %v", s.Grammar, scheme, err)
@@ -81,6 +88,9 @@ func loadScheme(dir, scheme string, s config.SchemeGrammar) (*grammar.Rule, erro
 			err = errors.Unwrap(err) // the *fs.PathError's own error: the path is said already
 		}
 		return nil, s.GrammarError("grammar file %q of scheme %q: %v", s.Grammar, scheme, err)
+	}
+	if h != nil {
+		digestPart(h, name, data)
 	}
 	g, err := grammar.LoadUser(s.Grammar, name, data)
 	if err != nil {
