@@ -4,7 +4,6 @@ import (
 	"context"
 	"os"
 	"path/filepath"
-	"sync"
 	"testing"
 	"time"
 
@@ -59,13 +58,7 @@ func TestConfigChangedOnDisk(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			// As configFresh later: the entry is read again.
-			s.configFiles.mu.Lock()
-			for k, e := range s.configFiles.entries {
-				e.read = e.read.Add(-configFresh)
-				s.configFiles.entries[k] = e
-			}
-			s.configFiles.mu.Unlock()
+			expireConfigFiles(s) // as configFresh later: the entry is read again
 			inc := analyzeFrom(t, s, u, "markdown", 2, []byte(tt.edited), base)
 			full := analyzeFrom(t, s, u, "markdown", 2, []byte(tt.edited), nil)
 			if published(t, s, full) == before {
@@ -91,7 +84,7 @@ func TestConfigChangedOnDiskOthers(t *testing.T) {
 	if err := os.WriteFile(cfgPath, []byte(`{}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	c := newLastPublished()
+	c := newPublishWaiter()
 	s := newServer(c, Options{Logger: zap.NewNop()})
 	defer s.stop()
 	a := protocol.DocumentURI(uri.File(filepath.Join(dir, "a.md")))
@@ -106,12 +99,7 @@ func TestConfigChangedOnDiskOthers(t *testing.T) {
 	if err := os.WriteFile(cfgPath, []byte(`{"severity": {"bad-escape": "off"}}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	s.configFiles.mu.Lock()
-	for k, e := range s.configFiles.entries {
-		e.read = e.read.Add(-configFresh)
-		s.configFiles.entries[k] = e
-	}
-	s.configFiles.mu.Unlock()
+	expireConfigFiles(s)
 	if err := s.didChange(didChangeParams{TextDocument: protocol.VersionedTextDocumentIdentifier{
 		TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: a}, Version: 2},
 		ContentChanges: []changeEvent{{Text: "see http://a.org/%zz there\n"}}}); err != nil {
@@ -121,47 +109,13 @@ func TestConfigChangedOnDiskOthers(t *testing.T) {
 	c.waitFor(t, b, func(n int) bool { return n == 0 }) // not edited: analysed again
 }
 
-// lastPublished is a client that keeps the number of diagnostics last
-// published for each document.
-type lastPublished struct {
-	protocol.Client
-	mu   sync.Mutex
-	cond *sync.Cond
-	n    map[protocol.DocumentURI]int
-}
-
-func newLastPublished() *lastPublished {
-	c := &lastPublished{n: map[protocol.DocumentURI]int{}}
-	c.cond = sync.NewCond(&c.mu)
-	return c
-}
-
-func (c *lastPublished) PublishDiagnostics(_ context.Context, p *protocol.PublishDiagnosticsParams) error {
-	c.mu.Lock()
-	c.n[p.URI] = len(p.Diagnostics)
-	c.mu.Unlock()
-	c.cond.Broadcast()
-	return nil
-}
-
-func (c *lastPublished) ShowMessage(context.Context, *protocol.ShowMessageParams) error { return nil }
-
-// waitFor waits, up to 10 seconds, until the count of u's last publication
-// satisfies ok.
-func (c *lastPublished) waitFor(t *testing.T, u protocol.DocumentURI, ok func(int) bool) {
-	t.Helper()
-	timeout := time.AfterFunc(10*time.Second, c.cond.Broadcast)
-	defer timeout.Stop()
-	deadline := time.Now().Add(10 * time.Second)
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	for {
-		if n, seen := c.n[u]; seen && ok(n) {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%s: last published %d diagnostics", u, c.n[u])
-		}
-		c.cond.Wait()
+// expireConfigFiles makes s's remembered configuration files as old as
+// configFresh: the next analysis reads them again.
+func expireConfigFiles(s *Server) {
+	s.configFiles.mu.Lock()
+	defer s.configFiles.mu.Unlock()
+	for k, e := range s.configFiles.entries {
+		e.read = e.read.Add(-configFresh)
+		s.configFiles.entries[k] = e
 	}
 }

@@ -25,16 +25,18 @@ import (
 //	go test ./lsp -run '^$' -bench 'EditToDiagnostics|FullAnalysis|Hover|Pathological|MemoryPerDocument' -benchtime 200x
 
 // publishWaiter is a client that encodes each publication and lets a
-// benchmark wait for the one of a version.
+// benchmark wait for the one of a version (and a test for a number of
+// diagnostics, waitFor).
 type publishWaiter struct {
 	protocol.Client
 	mu      sync.Mutex
 	cond    *sync.Cond
 	version map[protocol.DocumentURI]int32
+	n       map[protocol.DocumentURI]int // how many diagnostics the last publication had
 }
 
 func newPublishWaiter() *publishWaiter {
-	w := &publishWaiter{version: map[protocol.DocumentURI]int32{}}
+	w := &publishWaiter{version: map[protocol.DocumentURI]int32{}, n: map[protocol.DocumentURI]int{}}
 	w.cond = sync.NewCond(&w.mu)
 	return w
 }
@@ -43,9 +45,30 @@ func (w *publishWaiter) PublishDiagnostics(_ context.Context, p *protocol.Publis
 	_ = json.NewEncoder(io.Discard).Encode(p)
 	w.mu.Lock()
 	w.version[p.URI] = int32(p.Version)
+	w.n[p.URI] = len(p.Diagnostics)
 	w.mu.Unlock()
 	w.cond.Broadcast()
 	return nil
+}
+
+// waitFor waits, up to 10 seconds, until the number of diagnostics of u's
+// last publication satisfies ok.
+func (w *publishWaiter) waitFor(t testing.TB, u protocol.DocumentURI, ok func(int) bool) {
+	t.Helper()
+	timeout := time.AfterFunc(10*time.Second, w.cond.Broadcast)
+	defer timeout.Stop()
+	deadline := time.Now().Add(10 * time.Second)
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for {
+		if n, seen := w.n[u]; seen && ok(n) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: last published %d diagnostics", u, w.n[u])
+		}
+		w.cond.Wait()
+	}
 }
 
 func (w *publishWaiter) ShowMessage(context.Context, *protocol.ShowMessageParams) error { return nil }
