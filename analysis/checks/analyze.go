@@ -1662,6 +1662,9 @@ func dnsName(host string) bool {
 		if label == "" || len(label) > 63 || label[0] == '-' || label[len(label)-1] == '-' {
 			return false
 		}
+		if r, _ := utf8.DecodeRuneInString(label); unicode.IsMark(r) {
+			return false // IDNA: a label does not begin with a combining mark (RFC 5891 §4.2.3.2)
+		}
 		for _, r := range label {
 			if r < utf8.RuneSelf && !isAlnum(byte(r)) && r != '-' && r != '_' ||
 				r >= utf8.RuneSelf && !unicode.IsLetter(r) && !unicode.IsDigit(r) && !unicode.IsMark(r) {

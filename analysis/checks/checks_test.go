@@ -274,6 +274,8 @@ func TestCodes(t *testing.T) {
 		{name: "template/ellipsis", url: "https://...url.../x", want: nil},
 		{name: "rfc1738/percent-encoded-idn", url: "http://www.m%C3%BCnich.com/index.html", want: []got{
 			{codeRFC1738Unsafe, 7, "www.m%C3%BCnich.com", `percent-encoded host name "www.m%C3%BCnich.com": RFC 1738 §3.1 has no escapes in a host (RFC 3986 §3.2.2 allows them, for names in UTF-8; resolvers take "www.xn--mnich-kva.com")`, ""}}},
+		{name: "syntax/percent-encoded-combining-mark-first", url: "http://%CC%81a.com/", want: []got{
+			{codeSyntax, 7, "%", `unexpected "%" in httpurl: expected hostport`, ""}}},
 		{name: "syntax/percent-encoded-space-in-host", url: "http://a%20b.com/", want: []got{
 			{codeSyntax, 8, "%", `unexpected "%" in httpurl › hostport › host › hostname › domainlabel: expected ".", alphadigit, "-", ":", "/" or end of input`, ""}}},
 		{name: "fragment-route", url: "https://matrix.to/#/#jsdom:matrix.org", want: nil},
