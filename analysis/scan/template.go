@@ -33,8 +33,8 @@ type Span struct{ Start, End int }
 //   - glob ranges, as curl and shells expand them: "[1-100]", "[a-z]",
 //     "[001-120:10]";
 //   - optional parts as a synopsis brackets them, before any "?" or "#":
-//     "[user@]" (after "//"), "[:port]", "[/path]", "[[:#]port]", "[,host:port]", and
-//     after one of those any bracketed text but an IP literal ("~[user]"),
+//     "[user@]" (after "//"), "[:port]", "[/path]", "[[:#]port]",
+//     "[,host:port]", and after one of those any bracketed text but an IP literal ("~[user]"),
 //     as git's, Vim's and OpenStack's documentation write the forms of a
 //     URL ("ssh://[user@]host.xz[:port]/~[user]/path/",
 //     "driver://[user:pass@]host:port[,[userN:passN@]hostN:portN]/");
@@ -51,17 +51,20 @@ func Placeholders(s string) []Span {
 	synopsis := false // an optional part was bracketed before i
 	// Where a query or fragment may start, optional parts end: a synopsis
 	// brackets parts of an authority and a path, and "#[:alpha:]" is
-	// Vim's help on a character class.
-	partsEnd := strings.IndexAny(s, "?#")
-	if partsEnd < 0 {
-		partsEnd = len(s)
-	}
+	// Vim's help on a character class. It is looked for at the first "["
+	// only: most URLs have none.
+	partsEnd := -1
 	for i := 0; i < len(s); {
 		if !placeholderStart[s[i]] {
 			i++
 			continue
 		}
 		end, ok := placeholderAt(s, i)
+		if !ok && s[i] == '[' && partsEnd < 0 {
+			if partsEnd = strings.IndexAny(s, "?#"); partsEnd < 0 {
+				partsEnd = len(s)
+			}
+		}
 		if !ok && s[i] == '[' && i < partsEnd {
 			var optional bool
 			end, optional, ok = optionalPart(s, i, synopsis)
