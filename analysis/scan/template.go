@@ -34,9 +34,9 @@ type Span struct{ Start, End int }
 //     "[001-120:10]";
 //   - optional parts as a synopsis brackets them, before any "?" or "#":
 //     "[user@]" (after "//"), "[:port]", "[/path]", "[[:#]port]",
-//     "[,host:port]", and after one of those any bracketed text but an IP literal ("~[user]"),
-//     as git's, Vim's and OpenStack's documentation write the forms of a
-//     URL ("ssh://[user@]host.xz[:port]/~[user]/path/",
+//     "[,host:port]", and after one of those any bracketed text but an IP
+//     literal ("~[user]"), as git's, Vim's and OpenStack's documentation
+//     write the forms of a URL ("ssh://[user@]host.xz[:port]/~[user]/path/",
 //     "driver://[user:pass@]host:port[,[userN:passN@]hostN:portN]/");
 //   - a path segment that is a bracketed name, a file-based router's
 //     dynamic segment ("/[locale]/blog", "/[...slug]");
