@@ -31,8 +31,9 @@ import (
 // (suppression regions reach far): then to all (applyConfig); the cut to
 // maxFindings is made again. Markdown is scanned again in a
 // window from a blank line before the edit to one after it where the
-// scanner provably reads on as before (scan.Outline.Rescan), and spliced
-// the same way. Other languages have block constructs that make a far line
+// scanner provably reads on as before (scan.Outline.Rescan; inside a long
+// line of text alone in its paragraph, from the space before the edit to
+// the one after it), and spliced the same way. Other languages have block constructs that make a far line
 // mean something else (comments, literal blocks), so they are scanned
 // whole; the checks of a candidate whose text and surroundings did not
 // change are still reused, which is where most of the time goes.
@@ -141,11 +142,6 @@ type checked struct {
 	candidates []scan.Candidate
 	diags      []config.Finding
 	diagStart  []int // len(candidates)+1 entries; nil when diags had to be sorted
-}
-
-// diagsOf returns the diagnostics of candidate i.
-func (c *checked) diagsOf(i int) []config.Finding {
-	return c.diags[c.diagStart[i]:c.diagStart[i+1]]
 }
 
 // checkCandidates checks cands, candidates of text, as

@@ -130,7 +130,7 @@ func (st *settings) setClient(source string, v any) error {
 func (st *settings) configFor(u protocol.DocumentURI, files *configFiles) (config.Config, uint64, error) {
 	var file config.Config
 	var ferr error
-	gen := files.generation()
+	var gen uint64
 	if path, ok := filePath(u); ok {
 		dir := filepath.Dir(path)
 		// The stop (the repository's root, found by looking for .git in
@@ -140,6 +140,8 @@ func (st *settings) configFor(u protocol.DocumentURI, files *configFiles) (confi
 	} else if len(st.folders) > 0 {
 		folder := st.folders[0]
 		file, gen, ferr = files.find("\x00"+folder, folder, func() string { return folder })
+	} else {
+		gen = files.generation()
 	}
 	return file.Merge(st.initOptions).Merge(st.workspace), gen, ferr
 }

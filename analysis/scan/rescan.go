@@ -42,8 +42,8 @@ import (
 // comment, escape, entity or template action). Its candidates are bare
 // URLs, each inside one run of bytes between spaces and tabs, found
 // without regard to anything outside that run. An edit inside it that
-// inserts no line break and no such byte leaves it a plain line, with the
-// a letter first: then only the runs the edit touches are scanned again.
+// inserts no line break and no such byte leaves it a plain line, with a
+// letter first: then only the runs the edit touches are scanned again.
 
 // Outline is what a scan of a Markdown document remembers for Rescan.
 type Outline struct {
