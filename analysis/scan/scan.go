@@ -61,13 +61,17 @@
 //     non-ASCII white space, Unicode quotation marks and CJK/full-width
 //     punctuation, and where references are not decoded (plain text,
 //     comments, string literals) at "&lt;", "&gt;" and "&quot;", HTML
-//     written as text (delimiterRef), and at a "," that separates the items of a
-//     list (listComma: another URL follows, or GOPROXY's "direct" or
-//     "off"); not at | { } ^ \ [ ] ~, non-ASCII
-//     letters or a bad "%zz",
-//     which stay in it to be reported. Then . , : ; ! ? * _ ~ and "…" are
-//     dropped from its end, repeatedly, and "'" when unbalanced; a closing
-//     ) ] } without its opening partner ends it.
+//     written as text (delimiterRef), and at a "," that separates the
+//     items of a list (listComma: another URL follows, or GOPROXY's
+//     "direct" or "off" ends the list); not at | { } ^ \ [ ] ~, non-ASCII
+//     letters or a bad "%zz", which stay in it to be reported. Then . , :
+//     ; ! ? * _ ~ and "…" are dropped from its end, repeatedly, and "'"
+//     when unbalanced, and outside Markdown a "|" (a text table's border)
+//     and a "\" before the quotation mark that ends the URL (an escaped
+//     string); a closing ) ] } without its opening partner ends it. In
+//     plain text, a "[" or "{" that opens words closed on the same line
+//     ("https://x.org/y[the text]", "vault://{vault node}") ends it too
+//     (spacedTextOpen).
 //   - Template syntax does not end a bare URL in running text: an action
 //     "{{ … }}", "{% … %}" or "<% … %>" closed on its line (256 bytes at
 //     most) is stepped over whole, spaces and quotes included
@@ -93,9 +97,11 @@
 //     "<user:password>", "<T: Clone>").
 //   - References are decoded where the renderer decodes them (HTML
 //     attributes and text, Markdown destinations and text, escape sequences
-//     of string literals), never in autolinks, wrappers or comments (but
-//     for TSDoc's "\@", an "@" in a doc comment: decComment); Text is
-//     then the decoded URL and Offsets maps each byte back.
+//     of string literals, reStructuredText's backslash escapes in the URI
+//     of a target, an embedded URI or a directive), never in autolinks,
+//     wrappers or comments (but for TSDoc's "\@", an "@", in any comment
+//     of code: decComment); Text is then the decoded URL and Offsets maps
+//     each byte back.
 //   - Template actions of site generators ("{{ .Site.BaseURL }}",
 //     "{{< ref "a.md" >}}", "{{% eturl x %}}", "{% link a.md %}") in a
 //     Markdown link destination, reference definition or autolink are part
