@@ -69,7 +69,7 @@
 //     when unbalanced, and outside Markdown a "|" (a text table's border)
 //     and a "\" before the quotation mark that ends the URL (an escaped
 //     string); a closing ) ] } without its opening partner ends it. In
-//     plain text, a "[" or "{" that opens words closed on the same line
+//     plain text and comments, a "[" or "{" that opens words closed on its line
 //     ("https://x.org/y[the text]", "vault://{vault node}") ends it too
 //     (spacedTextOpen).
 //   - Template syntax does not end a bare URL in running text: an action
