@@ -97,20 +97,15 @@ func digestPart(h hash.Hash, name string, data []byte) {
 	h.Write(data)
 }
 
-// FindConfig returns the configuration in force in dir (absolute and
+// FindConfigDigest returns the configuration in force in dir (absolute and
 // clean): that of the nearest .urlls.json that ReadConfig reads, at dir or
 // above, looking no higher than stop (dir or a directory above it; any
 // other stop means dir only). file is the file read, "" for none; warnings
-// are about the files it ignored on the way.
-func FindConfig(dir, stop string) (cfg config.Config, file string, warnings []string, err error) {
-	return findConfig(dir, stop, nil)
-}
-
-// FindConfigDigest is FindConfig, and a digest of what it read: the name and
-// the bytes of the configuration file and of each grammar file it loaded,
-// the very bytes it parsed. A caller that reads the configuration again
-// tells by the digest whether it changed, with no window between reading a
-// file and looking at it (a language server, which cannot watch files).
+// are about the files it ignored on the way; digest is that of what it read: the name and the bytes of the
+// configuration file and of each grammar file it loaded, the very bytes it
+// parsed. A caller that reads the configuration again tells by the digest
+// whether it changed, with no window between reading a file and looking at
+// it (a language server, which cannot watch files).
 func FindConfigDigest(dir, stop string) (cfg config.Config, file string, warnings []string, digest [sha256.Size]byte, err error) {
 	h := sha256.New()
 	cfg, file, warnings, err = findConfig(dir, stop, h)

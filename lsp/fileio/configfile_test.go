@@ -31,7 +31,7 @@ func write(t *testing.T, dir string, files map[string]string) {
 	}
 }
 
-// ignoreOf tells which configuration FindConfig found: each test file
+// ignoreOf tells which configuration FindConfigDigest found: each test file
 // ignores a pattern named after its directory.
 func ignoreOf(c config.Config) string { return strings.Join(c.Ignore, " ") }
 
@@ -68,9 +68,9 @@ func TestFindConfigStops(t *testing.T) {
 		{"a stop that is not above is the directory only", d("plain/ws/docs"), d("repo"), "", "not a regular file (directory)"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			cfg, _, warnings, err := FindConfig(tt.dir, tt.stop)
+			cfg, _, warnings, _, err := FindConfigDigest(tt.dir, tt.stop)
 			if err != nil || ignoreOf(cfg) != tt.want {
-				t.Errorf("FindConfig(%s, %s) = %q, %v; want %q", tt.dir, tt.stop, ignoreOf(cfg), err, tt.want)
+				t.Errorf("FindConfigDigest(%s, %s) = %q, %v; want %q", tt.dir, tt.stop, ignoreOf(cfg), err, tt.want)
 			}
 			if w := strings.Join(warnings, "\n"); (tt.warn == "") != (w == "") || !strings.Contains(w, tt.warn) {
 				t.Errorf("warnings %q, want %q", w, tt.warn)
@@ -177,7 +177,7 @@ func TestFindConfigGoesPastIgnored(t *testing.T) {
 	var cfg config.Config
 	var warnings []string
 	var err error
-	withDeadline(t, func() { cfg, _, warnings, err = FindConfig(filepath.Join(dir, "a"), dir) })
+	withDeadline(t, func() { cfg, _, warnings, _, err = FindConfigDigest(filepath.Join(dir, "a"), dir) })
 	if err != nil || ignoreOf(cfg) != "root" || len(warnings) != 1 {
 		t.Errorf("%q %v %v", ignoreOf(cfg), warnings, err)
 	}
