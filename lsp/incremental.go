@@ -155,7 +155,6 @@ type checked struct {
 // keeps about as many as the analysis before had (40k of them, grown by
 // doubling, would make as much garbage again).
 func checkCandidates(ctx context.Context, opts checks.Options, text []byte, cands []scan.Candidate, base *analysis, reuse reuseFunc, sizeHint int) ([]config.Finding, []int, []int32, error) {
-	var moved shifter
 	diags := make([]config.Finding, 0, sizeHint)
 	diagStart := make([]int, 1, len(cands)+1)
 	var from []int32
@@ -173,7 +172,7 @@ func checkCandidates(ctx context.Context, opts checks.Options, text []byte, cand
 		}
 		n := len(diags)
 		diags = append(diags, base.diags[run0:run1]...)
-		moved.shift(diags[n:], runShift)
+		shiftDiagnostics(diags[n:], runShift)
 		for k := run0; k < run1; k++ {
 			from = append(from, int32(k))
 		}
@@ -469,16 +468,12 @@ func shiftInPlace(cands []scan.Candidate, delta int) {
 	}
 }
 
-// shifter moves diagnostics kept from an older analysis by the bytes an
-// edit moved them. Their fixes are the older analysis's: the moved copies
-// of a run of diagnostics are made in one block of fixes and one of edits,
-// not one allocation each (an edit at the start of 40k URLs with findings
-// moves them all).
-type shifter struct{}
-
-// shift moves diags, copies of an older analysis's, by delta bytes, their
-// fixes too.
-func (sh *shifter) shift(diags []config.Finding, delta int) {
+// shiftDiagnostics moves diags, copies of an older analysis's kept by an
+// edit, by the delta bytes the edit moved them, their fixes too. The fixes
+// are the older analysis's: the moved copies of a run of diagnostics are
+// made in one block of fixes and one of edits, not one allocation each (an
+// edit at the start of 40k URLs with findings moves them all).
+func shiftDiagnostics(diags []config.Finding, delta int) {
 	if delta == 0 {
 		return
 	}
