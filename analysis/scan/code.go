@@ -442,10 +442,7 @@ func (sc *scanner) stringURLs(cs, ce, end int, mode decodeMode) {
 // concatenated with what follows it: a "+" comes next, after blanks
 // ('http://user@' + host + '/x').
 func concatenated(doc []byte, end int) bool {
-	k := end
-	for k < len(doc) && k-end < 16 && (doc[k] == ' ' || doc[k] == '\t') {
-		k++
-	}
+	k := skipBlanks(doc, end, min(len(doc), end+16))
 	return k < len(doc) && doc[k] == '+' && (k+1 >= len(doc) || doc[k+1] != '+' && doc[k+1] != '=')
 }
 
