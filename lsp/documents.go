@@ -155,22 +155,13 @@ func (t *docText) get() []byte {
 // building the text when it is not built yet: a copy of them then.
 func (t *docText) slice(lo, hi int) []byte {
 	t.mu.Lock()
-	b, src, start, end, insert := t.bytes, t.source, t.start, t.end, t.insert
+	b, src := t.bytes, t.source
 	t.mu.Unlock()
 	if src == nil {
 		return b[lo:hi]
 	}
-	out := make([]byte, 0, hi-lo)
-	if lo < start {
-		out = append(out, src.slice(lo, min(hi, start))...)
-	}
-	if a, z := max(lo, start), min(hi, start+len(insert)); a < z {
-		out = append(out, insert[a-start:z-start]...)
-	}
-	if after := start + len(insert); hi > after {
-		shift := end - after // where the bytes after the insertion were in src, less where they are
-		out = append(out, src.slice(max(lo, after)+shift, hi+shift)...)
-	}
+	out := make([]byte, hi-lo)
+	t.copyTo(out, lo)
 	return out
 }
 
