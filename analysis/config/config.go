@@ -519,8 +519,18 @@ func (c Config) Apply(sups []scan.Suppression, diags []checks.Diagnostic) []Find
 // chunk would sweep every suppression once a chunk.
 func (c Config) ApplySuppressed(suppressed []bool, diags []checks.Diagnostic) []Finding {
 	out := make([]Finding, 0, len(diags))
+	c.apply(suppressed, diags, func(i int, sev checks.Severity) {
+		out = append(out, Finding{Diagnostic: diags[i], Severity: sev})
+	})
+	return out
+}
+
+// apply calls kept with the index and the severity of each diagnostic of
+// diags that Apply keeps, in order.
+func (c Config) apply(suppressed []bool, diags []checks.Diagnostic, kept func(i int, sev checks.Severity)) {
 	lastURL, lastIgnored := "", false
-	for i, d := range diags {
+	for i := range diags {
+		d := &diags[i]
 		l := c.Level(d.Code)
 		if l.Off || suppressed[i] {
 			continue
@@ -532,9 +542,51 @@ func (c Config) ApplySuppressed(suppressed []bool, diags []checks.Diagnostic) []
 		if lastIgnored {
 			continue
 		}
-		out = append(out, Finding{Diagnostic: d, Severity: l.Severity})
+		kept(i, l.Severity)
 	}
-	return out
+}
+
+// Counts counts findings by severity: Counts[checks.Error] is the errors.
+// The severities of findings are those Level gives, checks.Error to
+// checks.Hint.
+type Counts [checks.Hint + 1]int
+
+// CountsOf counts findings by severity.
+func CountsOf(findings []Finding) Counts {
+	var n Counts
+	for _, f := range findings {
+		if f.Severity >= checks.Error && f.Severity <= checks.Hint {
+			n[f.Severity]++
+		}
+	}
+	return n
+}
+
+// ApplyFirst is Apply for a front end that shows the findings of severity
+// mildest or above only (checks.Hint: all of them), and of those the first
+// FindingsLimit (Limit): it returns those findings in order, no more than
+// FindingsLimit+1 of them (all when there is no limit), and the counts by
+// severity of every finding that Apply returns. It makes no Finding of the
+// others: on a line of 40,000 bad URLs, a copy of every diagnostic as a
+// Finding that no one was shown took a sixth of a check's time, most of it
+// faults on fresh memory. LimitCounted takes what it returns.
+func (c Config) ApplyFirst(sups []scan.Suppression, diags []checks.Diagnostic, mildest checks.Severity) ([]Finding, Counts) {
+	suppressed := Suppressed(sups, len(diags), func(i int) (int, string) { return diags[i].Start, diags[i].Code })
+	most := len(diags)
+	if limit := c.FindingsLimit(); limit > 0 {
+		most = min(most, limit+1)
+	}
+	out := make([]Finding, 0, most)
+	var n Counts
+	c.apply(suppressed, diags, func(i int, sev checks.Severity) {
+		if sev >= checks.Error && sev <= checks.Hint {
+			n[sev]++
+		}
+		if sev <= mildest && len(out) < most {
+			out = append(out, Finding{Diagnostic: diags[i], Severity: sev})
+		}
+	})
+	return out, n
 }
 
 // Suppressed reports, for each of n diagnostics, whether a suppression of
@@ -608,30 +660,46 @@ func (h *endHeap) Pop() any {
 // one for too-many-findings; "off" drops it. It has no URL and no fix: a
 // fix-all (FixAll) takes the findings Apply returned, all of them.
 func (c Config) Limit(findings []Finding) []Finding {
+	return c.LimitCounted(findings, CountsOf(findings), checks.Hint)
+}
+
+// LimitCounted is Limit for what ApplyFirst returns: first holds the
+// findings of severity mildest or above in order, at least the first
+// FindingsLimit+1 of them when there are more than FindingsLimit (all of
+// them otherwise), and all counts every finding by severity, those milder
+// than mildest too.
+func (c Config) LimitCounted(first []Finding, all Counts, mildest checks.Severity) []Finding {
 	limit := c.FindingsLimit()
-	if limit == 0 || len(findings) <= limit {
-		return findings
+	hiddenCounts := all
+	total := 0
+	for s := checks.Error; s <= checks.Hint; s++ {
+		if s > mildest {
+			hiddenCounts[s] = 0
+		}
+		total += hiddenCounts[s]
 	}
-	hidden := findings[limit:]
-	out := findings[:limit:limit]
+	if limit == 0 || total <= limit || len(first) <= limit {
+		return first
+	}
+	out := first[:limit:limit]
 	level, set := c.Severity[checks.TooManyFindings]
 	if set && level.Off {
 		return out
 	}
-	var counts [checks.Hint + 1]int
+	shownCounts := CountsOf(out)
 	sev := checks.Information
-	for _, f := range hidden {
-		if f.Severity >= checks.Error && f.Severity <= checks.Hint {
-			counts[f.Severity]++
+	for s := checks.Error; s <= checks.Hint; s++ {
+		hiddenCounts[s] -= shownCounts[s]
+		if hiddenCounts[s] > 0 {
+			sev = min(sev, s)
 		}
-		sev = min(sev, f.Severity)
 	}
 	if set {
 		sev = level.Severity
 	}
 	var parts []string
 	for s := checks.Error; s <= checks.Hint; s++ {
-		if n := counts[s]; n > 0 {
+		if n := hiddenCounts[s]; n > 0 {
 			name := s.String()
 			if n > 1 && s != checks.Information {
 				name += "s"
@@ -639,15 +707,16 @@ func (c Config) Limit(findings []Finding) []Finding {
 			parts = append(parts, fmt.Sprintf("%d %s", n, name))
 		}
 	}
-	first := hidden[0]
+	first0 := first[limit]
+	hidden := total - limit
 	noun := "findings"
-	if len(hidden) == 1 {
+	if hidden == 1 {
 		noun = "finding"
 	}
 	msg := fmt.Sprintf("%d more %s not shown, from here on (%s): at most %d findings are shown per document (maxFindings)",
-		len(hidden), noun, strings.Join(parts, ", "), limit)
+		hidden, noun, strings.Join(parts, ", "), limit)
 	return append(out, Finding{
-		Diagnostic: checks.Diagnostic{Start: first.Start, End: first.End, Code: checks.TooManyFindings, Message: msg},
+		Diagnostic: checks.Diagnostic{Start: first0.Start, End: first0.End, Code: checks.TooManyFindings, Message: msg},
 		Severity:   sev,
 	})
 }

@@ -283,6 +283,70 @@ func TestLimit(t *testing.T) {
 	}
 }
 
+// TestApplyFirstAgainstApply: what a front end shows of ApplyFirst's
+// findings (LimitCounted) is what it shows of Apply's filtered by severity
+// (Limit), and the counts are Apply's, on random diagnostics,
+// suppressions, ignored URLs, severities, limits and mildest severities.
+func TestApplyFirstAgainstApply(t *testing.T) {
+	rng := rand.New(rand.NewSource(2))
+	codes := []string{"bad-escape", "unsafe-char", "non-ascii", "redundant-escape", "scheme-case"}
+	levels := []Level{{Severity: checks.Error}, {Severity: checks.Warning}, {Severity: checks.Information}, {Severity: checks.Hint}, Off}
+	for round := range 2000 {
+		c := Config{Severity: map[string]Level{}}
+		for _, code := range codes {
+			if rng.Intn(2) == 0 {
+				c.Severity[code] = levels[rng.Intn(len(levels))]
+			}
+		}
+		if rng.Intn(3) == 0 {
+			c.Severity[checks.TooManyFindings] = levels[rng.Intn(len(levels))]
+		}
+		if rng.Intn(4) > 0 {
+			n := rng.Intn(6)
+			c.MaxFindings = &n
+		}
+		if rng.Intn(3) == 0 {
+			c.Ignore = []string{"http://ignored/*"}
+		}
+		var sups []scan.Suppression
+		for range rng.Intn(4) {
+			s := scan.Suppression{Start: rng.Intn(50)}
+			s.End = s.Start + rng.Intn(10)
+			if rng.Intn(2) == 0 {
+				s.Codes = []string{codes[rng.Intn(len(codes))]}
+			}
+			sups = append(sups, s)
+		}
+		var diags []checks.Diagnostic
+		for i := range rng.Intn(20) {
+			url := "http://x/"
+			if rng.Intn(4) == 0 {
+				url = "http://ignored/"
+			}
+			diags = append(diags, checks.Diagnostic{Start: i * 3, End: i*3 + 2, Code: codes[rng.Intn(len(codes))], URL: url})
+		}
+		mildest := checks.Error + checks.Severity(rng.Intn(4))
+		all := c.Apply(slices.Clone(sups), diags)
+		var shown []Finding
+		for _, f := range all {
+			if f.Severity <= mildest {
+				shown = append(shown, f)
+			}
+		}
+		first, counts := c.ApplyFirst(slices.Clone(sups), diags, mildest)
+		if want := CountsOf(all); counts != want {
+			t.Fatalf("round %d: counts %v, want %v", round, counts, want)
+		}
+		got, want := c.LimitCounted(first, counts, mildest), c.Limit(shown)
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Fatalf("round %d (mildest %s, max %v): shown\n%v\nwant\n%v", round, mildest, c.FindingsLimit(), got, want)
+		}
+		if limit := c.FindingsLimit(); limit > 0 && len(first) > limit+1 {
+			t.Fatalf("round %d: %d findings made for a limit of %d", round, len(first), limit)
+		}
+	}
+}
+
 // TestSuppressedAgainstPairwise compares the sweep of Apply with the
 // definition (Suppression.Suppresses of every suppression) on random
 // overlapping suppressions and unsorted diagnostics.

@@ -111,9 +111,10 @@ type fileResult struct {
 	doc      []byte
 	urls     int // the candidate URLs scan found
 	findings []config.Finding
-	err      error  // an I/O or configuration error: the file was not checked
-	fixErr   error  // --fix could not write the file: the findings are those of the file as it is
-	binary   string // the kind of binary data (binaryKind) when the file was not checked for it
+	counts   config.Counts // every finding by severity
+	err      error         // an I/O or configuration error: the file was not checked
+	fixErr   error         // --fix could not write the file: the findings are those of the file as it is
+	binary   string        // the kind of binary data (binaryKind) when the file was not checked for it
 
 	// For a file of target.identifyLater: what the stat of the file
 	// opened (or when it could not be, its lstat) said of it, and what
@@ -121,8 +122,10 @@ type fileResult struct {
 	identifyLater, remember bool
 	opened                  fileio.Opened
 
-	// cfg is the file's configuration. findings holds every finding (the
-	// exit code and --fix go by them); check prints cfg.Limit(findings).
+	// cfg is the file's configuration. findings holds every finding (--fix
+	// goes by them), unless the checker keeps only those shown
+	// (checker.firstShown); counts counts them all (the exit code goes by
+	// it). check prints cfg.LimitCounted(findings, counts, …).
 	cfg config.Config
 
 	// What check keeps of a file once its worker has rendered it, its
@@ -216,13 +219,12 @@ func runCheck(e *env, cmd *command, args []string) int {
 	var sum summary
 	failed, writeErr := false, error(nil)
 	c.reuseBuffers = true
+	c.firstShown, c.mildest = true, shown
 	ioErrors := c.run(e, cmd, paths, func(r *fileResult) {
 		// In the worker: render, count, and let go of the text.
-		r.out = rd.render(r, shownFindings(r.findings, shown))
-		r.sum = summarizeFile(r.urls, r.findings, shown)
-		for _, fd := range r.findings {
-			r.hasError = r.hasError || fd.Severity == checks.Error
-		}
+		r.out = rd.render(r, r.cfg.LimitCounted(r.findings, r.counts, shown))
+		r.sum = summarizeFile(r.urls, r.counts, shown)
+		r.hasError = r.counts[checks.Error] > 0
 		r.doc, r.findings = nil, nil
 	}, func(r *fileResult) {
 		sum.add(r.sum)
@@ -281,6 +283,12 @@ type checker struct {
 	// reuseBuffers lets each worker read a file into the buffer of the one
 	// before: set when nothing keeps a file's text after prepare.
 	reuseBuffers bool
+	// firstShown keeps in a file's result only the findings of severity
+	// mildest or above, no more of them than the output shows
+	// (config.Config.ApplyFirst), and their counts: set when nothing needs
+	// them all after prepare (check, unlike precision).
+	firstShown bool
+	mildest    checks.Severity
 
 	mu       sync.Mutex
 	configs  *recentCache[configKey, *dirConfig]
@@ -918,20 +926,42 @@ func (c *checker) checkFileInto(t target, stdin io.Reader, buf *[]byte) fileResu
 	scanned := scan.Scan(r.doc, lang)
 	r.urls = len(scanned.Candidates)
 	opts := cfg.CheckOptions()
-	r.findings = cfg.Apply(scanned.Suppressions, opts.CheckCandidates(r.doc, scanned.Candidates))
-	if c.fix && len(r.findings) > 0 {
-		fixed, n := applyPreferredFixes(r.doc, r.findings)
-		if n > 0 && !bytes.Equal(fixed, r.doc) {
-			if err := writeFixed(t.path, r.doc, fixed); err != nil {
-				r.fixErr = err
-				return r
-			}
-			r.doc = fixed
-			scanned = scan.Scan(fixed, lang)
-			r.findings = cfg.Apply(scanned.Suppressions, opts.CheckCandidates(fixed, scanned.Candidates))
+	diags := opts.CheckCandidates(r.doc, scanned.Candidates)
+	if c.fix {
+		all := cfg.Apply(scanned.Suppressions, diags)
+		if len(all) == 0 {
+			c.keep(&r, all)
+			return r
 		}
+		fixed, n := applyPreferredFixes(r.doc, all)
+		if n == 0 || bytes.Equal(fixed, r.doc) {
+			c.keep(&r, all)
+			return r
+		}
+		if err := writeFixed(t.path, r.doc, fixed); err != nil {
+			r.fixErr = err
+			c.keep(&r, all)
+			return r
+		}
+		r.doc = fixed
+		scanned = scan.Scan(fixed, lang)
+		diags = opts.CheckCandidates(fixed, scanned.Candidates)
+	}
+	if c.firstShown {
+		r.findings, r.counts = cfg.ApplyFirst(scanned.Suppressions, diags, c.mildest)
+	} else {
+		c.keep(&r, cfg.Apply(scanned.Suppressions, diags))
 	}
 	return r
+}
+
+// keep keeps the findings all in r: all of them, or under firstShown those
+// of severity mildest or above (LimitCounted cuts them), and their counts.
+func (c *checker) keep(r *fileResult, all []config.Finding) {
+	r.findings, r.counts = all, config.CountsOf(all)
+	if c.firstShown {
+		r.findings = shownFindings(all, c.mildest)
+	}
 }
 
 // readError words an error reading a document: what it is, and that the

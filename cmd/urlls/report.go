@@ -131,7 +131,7 @@ func writeFindings(w io.Writer, format string, results []fileResult, p *palette)
 	}
 	rd := newRenderer(format, p)
 	for i := range results {
-		if err := fw.file(&results[i], rd.render(&results[i], results[i].findings)); err != nil {
+		if err := fw.file(&results[i], rd.render(&results[i], results[i].cfg.Limit(results[i].findings))); err != nil {
 			fw.abort()
 			return err
 		}
@@ -179,11 +179,10 @@ const (
 )
 
 // render returns the part of the output of r that shows its findings
-// shown (r.cfg.Limit applies to them here). The text's line table is built
-// only for a file with something to show.
+// shown, which r.cfg's limit has cut (config.Config.Limit). The text's line
+// table is built only for a file with something to show.
 func (rd *renderer) render(r *fileResult, shown []config.Finding) fileOutput {
 	var out fileOutput
-	shown = r.cfg.Limit(shown)
 	var m *position.Mapper
 	var bl *byteLines
 	if len(shown) > 0 {

@@ -25,7 +25,7 @@ func wholeJSON(t *testing.T, results []fileResult) []byte {
 		r := &results[i]
 		// The elements as the renderer builds them, decoded: the test is
 		// about the framing of the array.
-		part := rd.render(r, r.findings).findings
+		part := rd.render(r, r.cfg.Limit(r.findings)).findings
 		if len(part) == 0 {
 			continue
 		}
@@ -67,7 +67,7 @@ func wholeSARIF(t *testing.T, results []fileResult) []byte {
 		// The results as the renderer builds them, decoded, and added as a
 		// whole log adds them.
 		var res []*sarif.Result
-		if err := json.Unmarshal([]byte("["+string(rd.render(r, r.findings).findings)+"]"), &res); err != nil {
+		if err := json.Unmarshal([]byte("["+string(rd.render(r, r.cfg.Limit(r.findings)).findings)+"]"), &res); err != nil {
 			t.Fatal(err)
 		}
 		for _, x := range res {

@@ -191,9 +191,8 @@ func writeFindingLine(w io.Writer, p *palette, path string, line, col int, f con
 		p.paintSeverity(f.Severity, f.Severity.String()+":"), message(f.Message), p.paintCode("["+f.Code+"]"))
 }
 
-// shownFindings returns the findings of severity mildest or above. The
-// result's own findings are left alone: the exit code and --fix go by all
-// of them.
+// shownFindings returns the findings of severity mildest or above, to be
+// kept once --fix went by all of them and they were counted.
 func shownFindings(findings []config.Finding, mildest checks.Severity) []config.Finding {
 	if mildest >= checks.Hint {
 		return findings
@@ -218,19 +217,18 @@ type summary struct {
 }
 
 // summarizeFile returns the summary of one file checked, which found
-// findings in urls URLs.
-func summarizeFile(urls int, findings []config.Finding, mildest checks.Severity) summary {
+// findings counted by severity in urls URLs.
+func summarizeFile(urls int, all config.Counts, mildest checks.Severity) summary {
 	s := summary{files: 1, urls: urls}
-	for _, f := range findings {
-		if f.Severity < checks.Error || f.Severity > checks.Hint {
+	for sev := checks.Error; sev <= checks.Hint; sev++ {
+		if sev > mildest {
+			s.hidden[sev] += all[sev]
 			continue
 		}
-		if f.Severity > mildest {
-			s.hidden[f.Severity]++
-			continue
+		s.found[sev] += all[sev]
+		if all[sev] > 0 {
+			s.filesWith = 1
 		}
-		s.found[f.Severity]++
-		s.filesWith = 1
 	}
 	return s
 }
