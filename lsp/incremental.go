@@ -772,35 +772,22 @@ func rescanWindow(o *scan.Outline, text *docText, ch textChange, scratch *scratc
 // 40k URLs on a line does not look the configuration up 40k times.
 func applyConfig(cfg config.Config, sups []scan.Suppression, diags []config.Finding, base *analysis, ch textChange, from []int32) ([]config.Finding, []uint8) {
 	// apply returns what Apply makes of the diagnostics picked of diags,
-	// in order. What it makes of one does not depend on the others, so it
-	// goes by chunks: the copies Apply takes and makes are a chunk's, not
-	// two more of 40k diagnostics. The suppressions are decided once for
-	// all of them (config.Suppressed): decided a chunk at a time, every
-	// suppression would be swept once a chunk, 40k of them on one line
-	// 40 times.
+	// in order, as severities plus one (config.Decide): nothing is copied.
+	// The suppressions are decided once for all of them (config.Suppressed).
 	apply := func(pick func(i int) bool) []uint8 {
-		const chunk = 1024
 		var picked []int32
 		for i := range diags {
 			if pick(i) {
 				picked = append(picked, int32(i))
 			}
 		}
+		diag := func(k int) *checks.Diagnostic { return &diags[picked[k]].Diagnostic }
 		suppressed := config.Suppressed(sups, len(picked), func(k int) (int, string) {
-			d := &diags[picked[k]]
+			d := diag(k)
 			return d.Start, d.Code
 		})
-		kept := make([]uint8, 0, len(picked))
-		ds := make([]checks.Diagnostic, 0, min(chunk, len(picked)))
-		for k0 := 0; k0 < len(picked); k0 += chunk {
-			k1 := min(k0+chunk, len(picked))
-			for _, i := range picked[k0:k1] {
-				ds = append(ds, diags[i].Diagnostic)
-			}
-			kept = append(kept, keptOf(ds, cfg.ApplySuppressed(suppressed[k0:k1], ds))...)
-			clear(ds) // no pointers kept past the chunk
-			ds = ds[:0]
-		}
+		kept := make([]uint8, len(picked))
+		cfg.Decide(suppressed, len(picked), diag, func(k int, sev checks.Severity) { kept[k] = uint8(sev) + 1 })
 		return kept
 	}
 	var kept []uint8
@@ -849,29 +836,6 @@ func applyConfig(cfg config.Config, sups []scan.Suppression, diags []config.Find
 		}
 	}
 	return findings, kept
-}
-
-// keptOf returns, for each of diags, 0 when findings, what Apply made of
-// them (a subsequence, in order), left it out, else its severity plus one.
-// A diagnostic equal to the next finding is that finding: two equal
-// diagnostics have the same code, start and URL, so Apply makes the same
-// of both.
-func keptOf(diags []checks.Diagnostic, findings []config.Finding) []uint8 {
-	kept := make([]uint8, len(diags))
-	k := 0
-	for i := range diags {
-		if k < len(findings) && sameDiagnostic(&diags[i], &findings[k].Diagnostic) {
-			kept[i] = uint8(findings[k].Severity) + 1
-			k++
-		}
-	}
-	return kept
-}
-
-// sameDiagnostic reports whether a and b have the same place, code, URL
-// and message (what Apply's decision depends on, and more).
-func sameDiagnostic(a, b *checks.Diagnostic) bool {
-	return a.Start == b.Start && a.End == b.End && a.Code == b.Code && a.URL == b.URL && a.Message == b.Message
 }
 
 // movedSuppressions reports whether now, the suppressions of the text that

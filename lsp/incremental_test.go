@@ -388,11 +388,11 @@ func checkHoverNear(t testing.TB, s *Server, uri, lang string, v int32, text, ne
 	}
 }
 
-// TestApplyConfigChunks: applyConfig, which applies the configuration a
-// chunk of diagnostics at a time, makes of thousands of them (codes turned
-// off, URLs ignored, suppressions by code and for all codes) the findings
-// config.Apply makes of them at once.
-func TestApplyConfigChunks(t *testing.T) {
+// TestApplyConfigAgainstApply: applyConfig, which keeps config.Decide's
+// decisions on the diagnostics in place, makes of thousands of them (codes
+// turned off, URLs ignored, suppressions by code and for all codes) the
+// findings config.Apply makes of them.
+func TestApplyConfigAgainstApply(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	codes := []string{"bad-escape", "unsafe-char", "bad-port", "upper-scheme"}
 	urls := []string{"http://a.org/%zz", "http://ignored.org/x", "http://b.org/ x"}

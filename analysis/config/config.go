@@ -519,18 +519,22 @@ func (c Config) Apply(sups []scan.Suppression, diags []checks.Diagnostic) []Find
 // chunk would sweep every suppression once a chunk.
 func (c Config) ApplySuppressed(suppressed []bool, diags []checks.Diagnostic) []Finding {
 	out := make([]Finding, 0, len(diags))
-	c.apply(suppressed, diags, func(i int, sev checks.Severity) {
+	c.Decide(suppressed, len(diags), func(i int) *checks.Diagnostic { return &diags[i] }, func(i int, sev checks.Severity) {
 		out = append(out, Finding{Diagnostic: diags[i], Severity: sev})
 	})
 	return out
 }
 
-// apply calls kept with the index and the severity of each diagnostic of
-// diags that Apply keeps, in order.
-func (c Config) apply(suppressed []bool, diags []checks.Diagnostic, kept func(i int, sev checks.Severity)) {
+// Decide is what Apply decides of each of n diagnostics, for a front end
+// that keeps them its own way (the language server keeps its diagnostics
+// with their severities, and copies none): diag returns the i-th,
+// suppressed[i] says whether a suppression covers it (Suppressed), and
+// kept is called with the index and the severity of each that Apply
+// keeps, in order.
+func (c Config) Decide(suppressed []bool, n int, diag func(i int) *checks.Diagnostic, kept func(i int, sev checks.Severity)) {
 	lastURL, lastIgnored := "", false
-	for i := range diags {
-		d := &diags[i]
+	for i := range n {
+		d := diag(i)
 		l := c.Level(d.Code)
 		if l.Off || suppressed[i] {
 			continue
@@ -578,7 +582,7 @@ func (c Config) ApplyFirst(sups []scan.Suppression, diags []checks.Diagnostic, m
 	}
 	out := make([]Finding, 0, most)
 	var n Counts
-	c.apply(suppressed, diags, func(i int, sev checks.Severity) {
+	c.Decide(suppressed, len(diags), func(i int) *checks.Diagnostic { return &diags[i] }, func(i int, sev checks.Severity) {
 		if sev >= checks.Error && sev <= checks.Hint {
 			n[sev]++
 		}
