@@ -842,7 +842,7 @@ func spacedTextOpen(doc []byte, opened [3]int, depth [3]int, stop, lim int) int 
 			continue
 		}
 		rest := doc[stop:end]
-		if nl := bytes.IndexByte(rest, '\n'); nl >= 0 {
+		if nl := bytes.IndexAny(rest, "\r\n"); nl >= 0 { // a lone CR ends a line too
 			rest = rest[:nl]
 		}
 		if bytes.IndexByte(rest, closer) >= 0 && (cut < 0 || open < cut) {

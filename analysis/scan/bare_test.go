@@ -150,6 +150,8 @@ func TestPlainTextAsciiDoc(t *testing.T) {
 		{"placeholder of words after a path", "plaintext", "see ⟦https://x.org/a/⟧{your name} and ⟦https://x.org/{id}⟧ c}\n", []w{{}, {}}},
 		{"a closed bracket is the URL's", "plaintext", "⟦https://x.org/a[b]⟧ c\n", []w{{}}},
 		{"a bracket closed on no line is the URL's", "plaintext", "⟦https://x.org/a[b⟧ c\nd]\n", []w{{}}},
+		{"a bracket closed on no line is the URL's, CR line ends", "plaintext", "⟦https://x.org/a[b⟧ c\rd]\r", []w{{}}},
+		{"a bracket closed on no line is the URL's, CRLF line ends", "plaintext", "⟦https://x.org/a[b⟧ c\r\nd]\r\n", []w{{}}},
 		{"a bracket before no letter is the URL's", "plaintext", "⟦https://x.org/a[1⟧ b]\n", []w{{}}},
 		{"a bracket at a line's end is no AsciiDoc", "plaintext", "⟦http://a.org/x[⟧\n⟦http://b.org/y[⟧\n⟦http://c.org/z[⟧\n", []w{{}, {}, {}}},
 		{"one bracket is no AsciiDoc", "plaintext", "⟦http://foo.com/blah_blah_[other]⟧ and plain text\n", []w{{}}},
