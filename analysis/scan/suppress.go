@@ -174,10 +174,10 @@ func (l *lineIndex) nextStart(p int) int {
 }
 
 // textComments finds the comments of plain text that may hold a
-// directive: lines that start with a comment delimiter and hold "urlls-".
-// Every directive holds "urlls-", so the search jumps from one to the next
-// (at memory speed) and reads only their lines: the rest of the document
-// is not read again.
+// directive: lines that start with a comment delimiter and hold "urlls-",
+// or end with a comment whose text starts with it. Every directive holds
+// "urlls-", so the search jumps from one to the next (at memory speed) and
+// reads only their lines: the rest of the document is not read again.
 func (sc *scanner) textComments() {
 	doc := sc.doc
 	for from := 0; from < len(doc); {
@@ -191,29 +191,59 @@ func (sc *scanner) textComments() {
 			ls = from + nl + 1
 		}
 		le, next := lineEnd(doc, ls, len(doc))
-		sc.textComment(ls, le)
+		sc.textComment(ls, le, k)
 		from = next
 	}
 }
 
-// textComment records the comment of the plain-text line doc[ls:le], if
-// its first non-blank characters are a comment delimiter: //, #, ;, --,
-// /* or <!--, up to the end of the line or the comment's closing
-// delimiter.
-func (sc *scanner) textComment(ls, le int) {
+// textCommentDelimiters are the comment delimiters of plain text, each
+// with its closing one ("" for a comment to the end of the line).
+var textCommentDelimiters = [][2]string{{"<!--", "-->"}, {"/*", "*/"}, {"//", ""}, {"#", ""}, {"--", ""}, {";", ""}}
+
+// textComment records the comment of the plain-text line doc[ls:le], whose
+// first "urlls-" is at k: one that its first non-blank characters open,
+// or else one that opens after a blank (or at the line's start) with
+// blanks only between it and an "urlls-" ("see http://x.org/%zz <!--
+// urlls-disable-line -->", as in Markdown); it runs to the end of the line
+// or to its closing delimiter.
+func (sc *scanner) textComment(ls, le, k int) {
 	doc := sc.doc
 	_, p := indent(doc, ls, le)
-	for _, d := range [][2]string{{"<!--", "-->"}, {"/*", "*/"}, {"//", ""}, {"#", ""}, {"--", ""}, {";", ""}} {
-		if !hasPrefix(doc[p:le], d[0]) {
-			continue
+	for _, d := range textCommentDelimiters {
+		if hasPrefix(doc[p:le], d[0]) {
+			sc.textCommentAt(p, le, d)
+			return
 		}
-		bs, be, end := p+len(d[0]), le, le
-		if d[1] != "" {
-			if k := indexString(doc[bs:le], d[1]); k >= 0 {
-				be, end = bs+k, bs+k+len(d[1])
+	}
+	for k >= 0 {
+		j := k
+		for j > ls && (doc[j-1] == ' ' || doc[j-1] == '\t') {
+			j--
+		}
+		for _, d := range textCommentDelimiters {
+			o := j - len(d[0])
+			if o >= ls && string(doc[o:j]) == d[0] && (o == ls || doc[o-1] == ' ' || doc[o-1] == '\t') {
+				sc.textCommentAt(o, le, d)
+				return
 			}
 		}
-		sc.comment(p, end, bs, be)
-		return
+		n := indexString(doc[k+1:le], directivePrefix)
+		if n < 0 {
+			return
+		}
+		k += 1 + n
 	}
+}
+
+// textCommentAt records the comment that the delimiters d open at doc[p],
+// on a line that ends at le.
+func (sc *scanner) textCommentAt(p, le int, d [2]string) {
+	doc := sc.doc
+	bs, be, end := p+len(d[0]), le, le
+	if d[1] != "" {
+		if k := indexString(doc[bs:le], d[1]); k >= 0 {
+			be, end = bs+k, bs+k+len(d[1])
+		}
+	}
+	sc.comment(p, end, bs, be)
 }

@@ -67,6 +67,14 @@ func TestSuppressions(t *testing.T) {
 		{"directive in a code span", "markdown", "`<!-- urlls-disable -->` http://a.com/%zz\n", nil},
 		{"prefix of another word", "go", "// urlls-disabled\n// urlls-enabler\n", nil},
 		{"plain text needs a marker", "plaintext", "urlls-disable-next-line\nx\n", nil},
+		// A comment at a line's end, as in Markdown: after a blank, with
+		// blanks only before the directive; a later "urlls-" on the line
+		// (one in a URL comes first) is looked at too.
+		{"plain text comment this line", "plaintext", "⟦See http://a.com/%zz <!-- urlls-disable-line --> now.\n⟧Next.", [][]string{nil}},
+		{"plain text trailing hash", "plaintext", "⟦a https://github.com/x/urlls-foo/%zz  #  urlls-disable-line bad-escape\n⟧b\n", [][]string{{"bad-escape"}}},
+		{"plain text trailing next line", "plaintext", "a http://a.com/ // urlls-disable-next-line\n⟦b http://a.com/%zz\n⟧", [][]string{nil}},
+		{"plain text trailing needs a blank before", "plaintext", "b http://x.org/%zz#urlls-disable-line\nc http://x.org/a;urlls-disable-line\n", nil},
+		{"plain text trailing needs a marker", "plaintext", "c http://x.org/%zz urlls-disable-line\n", nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			doc, spans := unmark2(t, tc.doc)
