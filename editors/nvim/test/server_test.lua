@@ -7,7 +7,8 @@
 -- It opens a Markdown file with a bad escape, checks the diagnostic Neovim
 -- gets, hovers the port, applies the bad-escape quick fix through Neovim's
 -- own workspace-edit code (incremental didChange), checks that the
--- diagnostic goes, and shuts the server down. Output goes to stdout (print
+-- diagnostic goes, checks that a comment at a line's end silences a plain
+-- text file's line, and shuts the server down. Output goes to stdout (print
 -- goes to stderr in 0.7); the last line is "nvim: N passed, M failed".
 -- Any failure, or the watchdog, ends Neovim with `cquit 1`.
 --
@@ -205,7 +206,32 @@ local function run()
   wait('vim.diagnostic.get to empty', function() return #vim.diagnostic.get(bufnr) == 0 end)
   check('vim.diagnostic.get is empty', true)
 
-  -- 4. Shutdown and exit.
+  -- 4. A plain-text file: a comment at a line's end silences its line.
+  local txt = dir .. '/notes.txt'
+  vim.fn.writefile({
+    'silenced: http://example.org/a%zz <!-- urlls-disable-line -->',
+    'reported: http://example.org/b%zz',
+  }, txt)
+  vim.cmd('edit ' .. vim.fn.fnameescape(txt))
+  local tbuf = vim.api.nvim_get_current_buf()
+  local turi = vim.uri_from_bufnr(tbuf)
+  check('buf_attach_client (notes.txt)', vim.lsp.buf_attach_client(tbuf, client_id))
+  local tpub
+  wait('publishDiagnostics for notes.txt', function()
+    for i = #published, 1, -1 do
+      if published[i].uri == turi then
+        tpub = published[i]
+        return true
+      end
+    end
+    return false
+  end)
+  out('  publishDiagnostics: ' .. json(tpub))
+  check('notes.txt: one diagnostic, the line not silenced (1:30-1:33)',
+    #tpub.diagnostics == 1 and tpub.diagnostics[1].code == 'bad-escape' and range_str(tpub.diagnostics[1].range) == '1:30-1:33',
+    json(tpub.diagnostics))
+
+  -- 5. Shutdown and exit.
   vim.lsp.stop_client(client_id)
   wait('the server to exit', function() return exit_code ~= nil end)
   check('server exited with code 0 after shutdown', exit_code == 0 and exit_signal == 0,
