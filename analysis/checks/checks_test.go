@@ -278,6 +278,27 @@ func TestCodes(t *testing.T) {
 			{codeSyntax, 7, "%", `unexpected "%" in httpurl: expected hostport`, ""}}},
 		{name: "syntax/percent-encoded-space-in-host", url: "http://a%20b.com/", want: []got{
 			{codeSyntax, 8, "%", `unexpected "%" in httpurl › hostport › host › hostname › domainlabel: expected ".", alphadigit, "-", ":", "/" or end of input`, ""}}},
+		// "[" and "]" after the host: every one from the first on
+		// percent-encoded, the finding spanning them, the masked ones (a
+		// router segment) left alone.
+		{name: "syntax/bracket-in-path", url: "http://example.com/a[1].html", want: []got{
+			{codeSyntax, 20, "[1]", `unexpected "[" in httpurl › hpath › hsegment: expected unreserved, ";", ":", "@", "&", "=", escape, "/", "?" or end of input`, "http://example.com/a%5B1%5D.html"}}},
+		{name: "syntax/brackets-in-query", url: "https://x.org/s?f[a][b]=1", want: []got{
+			{codeSyntax, 17, "[a][b]", `unexpected "[" in httpsurl › search: expected unreserved, ";", ":", "@", "&", "=", escape or end of input`, "https://x.org/s?f%5Ba%5D%5Bb%5D=1"}}},
+		// Brackets that do not pair up are a stray or a cut: no fix.
+		{name: "syntax/stray-bracket", url: "https://github.com/user]", want: []got{
+			{codeSyntax, 23, "]", `unexpected "]" in httpsurl › hpath › hsegment: expected unreserved, ";", ":", "@", "&", "=", escape, "/", "?" or end of input`, ""}}},
+		{name: "syntax/unclosed-bracket", url: "http://x.org/a[1", want: []got{
+			{codeSyntax, 14, "[", `unexpected "[" in httpurl › hpath › hsegment: expected unreserved, ";", ":", "@", "&", "=", escape, "/", "?" or end of input`, ""}}},
+		{name: "syntax/closed-before-opened", url: "http://x.org/a]b[c", want: []got{
+			{codeSyntax, 14, "]", `unexpected "]" in httpurl › hpath › hsegment: expected unreserved, ";", ":", "@", "&", "=", escape, "/", "?" or end of input`, ""}}},
+		{name: "syntax/bracket-after-ip-literal", url: "http://[::1]/x[2]", want: []got{
+			{codeRFC1738Unsafe, 7, "[", `unexpected "[" in httpurl: expected hostport (RFC 1738; RFC 3986 allows it)`, ""},
+			{codeSyntax, 14, "[2]", `unexpected "[" in http-URI › path-abempty › segment: expected unreserved, sub-delims, ":", "@", pct-encoded, "/", "?" or end of input`, "http://[::1]/x%5B2%5D"}}},
+		{name: "syntax/bracket-relative", url: "docs/a[1].md", relative: true, want: []got{
+			{codeSyntax, 6, "[1]", `unexpected "[" in relativeURL › rel_path › path › segment: expected unreserved, ":", "@", "&", "=", escape, "/", ";", "?" or end of input`, "docs/a%5B1%5D.md"}}},
+		{name: "syntax/bracket-after-router-segment", url: "https://x.org/[locale]/a[1]", want: []got{
+			{codeSyntax, 24, "[1]", `unexpected "[" in httpsurl › hpath › hsegment: expected unreserved, ";", ":", "@", "&", "=", escape, "/", "?" or end of input`, "https://x.org/[locale]/a%5B1%5D"}}},
 		{name: "fragment-route", url: "https://matrix.to/#/#jsdom:matrix.org", want: nil},
 		{name: "fragment-route/hashbang", url: "https://x.org/#!/a#b", want: nil},
 		{name: "fragment-second-hash", url: "https://x.org/#a#b", want: []got{
