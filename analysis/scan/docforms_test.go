@@ -84,12 +84,17 @@ func TestAnchoredPattern(t *testing.T) {
 	})
 }
 
-// TestTSDocEscape: in a comment, TSDoc's "\@" stands for "@".
+// TestTSDocEscape: in a comment, TSDoc's "\@", "\{" and "\}" stand for
+// "@", "{" and "}".
 func TestTSDocEscape(t *testing.T) {
 	runScanCases(t, []scanCase{
 		{"markdown link in a doc comment", "typescript",
 			"/**\n * from [\\@azure/keyvault-keys](⟦https://www.npmjs.com/package/\\@azure/keyvault-keys⟧):\n */",
 			[]w{{ctx: Code, text: "https://www.npmjs.com/package/@azure/keyvault-keys", offs: append(offs([2]int{0, 31}), offs([2]int{32, 19})...)}}},
+		{"escaped braces of a placeholder", "typescript",
+			"/**\n * `⟦gs://{bucket\\}/{object\\}⟧` and ⟦https://x.org/\\{id\\}⟧\n */",
+			[]w{{ctx: Code, text: "gs://{bucket}/{object}", offs: append(offs([2]int{0, 13}), offs([2]int{14, 9})...)},
+				{ctx: Code, text: "https://x.org/{id}", offs: append(append(offs([2]int{0, 15}), offs([2]int{16, 2})...), 18)}}},
 		{"not in a string", "javascript", `s = "⟦https://x.org/\@a⟧"`, []w{{ctx: Code}}},
 		{"other escapes stay", "go", `// ⟦https://x.org/\_a⟧`, []w{{ctx: Code}}},
 	})
