@@ -62,7 +62,9 @@ func TestDelimiterRefs(t *testing.T) {
 }
 
 // TestEscapedQuote: where escapes are not decoded, an escaped quote ends a
-// URL as the quote would: JSON or a string literal quoted in a comment.
+// URL as the quote would: JSON or a string literal quoted in a comment, or
+// escaped twice (JSON in a string literal, shown in a generated doc
+// comment).
 func TestEscapedQuote(t *testing.T) {
 	runScanCases(t, []scanCase{
 		{"JSON in a comment", "typescript",
@@ -70,7 +72,10 @@ func TestEscapedQuote(t *testing.T) {
 			[]w{{ctx: Code}}},
 		{"single quotes", "plaintext", `s = '\'⟦http://a.org/x⟧\''`, []w{{ctx: Quoted}}},
 		{"decoded in a string", "javascript", `s = "\"⟦http://a.org/x⟧\""`, []w{{ctx: Code}}},
-		{"a backslash alone stays", "plaintext", `⟦http://a.org/x\y⟧`, []w{{}}},
+		{"escaped twice in a comment", "typescript",
+			`/** * <broker xmlns=\\"⟦http://activemq.apache.org/schema/core⟧\\">` + "\n" + ` * \\"token_uri\\": \\"⟦https://oauth2.googleapis.com/token⟧\\", */`,
+			[]w{{ctx: Code}, {ctx: Code}}},
+		{"a backslash alone stays", "plaintext", `⟦http://a.org/x\y⟧ ⟦http://b.org/x\\⟧ and ⟦http://c.org/\\y⟧"`, []w{{}, {}, {}}},
 	})
 }
 
