@@ -643,10 +643,13 @@ scan:
 	}
 	sc.decs = decs
 	q := seq{start: s, end: i, decs: decs}
-	keep := colon + 1 // the scheme and ":" stay
+	keep := colon + 1     // the scheme and ":" stay
+	escapedQuote := false // the unit dropped last was a "\" that escaped the closing quote
 trim:
 	for q.end > keep {
 		u := q.before(doc, q.end)
+		afterEscape := escapedQuote
+		escapedQuote = false
 		switch {
 		case u.r == ';' && o.entityTail && !u.dec:
 			k := u.start - 1
@@ -663,10 +666,14 @@ trim:
 			// "|" that ends a URL is a text table's border or the bar
 			// of a Vim help tag ("|  fetch://host/path|"): no URL
 			// grammar allows it there unencoded.
-		case u.r == '\\' && !u.dec && u.end < len(doc) && (doc[u.end] == '"' || doc[u.end] == '\''):
+		case u.r == '\\' && !u.dec && (afterEscape || u.end < len(doc) && (doc[u.end] == '"' || doc[u.end] == '\'')):
 			// A backslash before the quotation mark that ends the URL
 			// escapes it: the URL was quoted in an escaped string, as
 			// logs and JSON in text write it ("Get \"http://h/ready\": ...").
+			// Escaped twice, the backslashes before it are all escapes
+			// (JSON in a string literal, as a generated doc comment shows
+			// it: \\"https://oauth2.googleapis.com/token\\").
+			escapedQuote = true
 		case u.r == '\'' && quotes%2 == 1:
 			quotes--
 		case u.r == '…':

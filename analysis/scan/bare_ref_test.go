@@ -10,8 +10,9 @@ import (
 // bareURLRef is bareURL as it was before its fast paths (plainTextURLByte,
 // the qualifying loop without decoding, seq.before without a search when
 // nothing is decoded), kept to test them against; the rules for a trailing
-// "|", a link macro's text, the references that end a URL and the "," of
-// a list came after them and are copied in.
+// "|", a link macro's text, the references that end a URL, the "," of
+// a list and the backslashes of a quote escaped twice came after them and
+// are copied in.
 func (sc *scanner) bareURLRef(s, colon, lim int, o bareOpts, quote rune) (seq, bool) {
 	doc := sc.doc
 	var decs []unit
@@ -96,9 +97,12 @@ scan:
 	}
 	q := seq{start: s, end: i, decs: decs}
 	keep := colon + 1 // the scheme and ":" stay
+	escapedQuote := false
 trim:
 	for q.end > keep {
 		u := q.beforeRef(doc, q.end)
+		afterEscape := escapedQuote
+		escapedQuote = false
 		switch {
 		case u.r == ';' && o.entityTail && !u.dec:
 			k := u.start - 1
@@ -111,7 +115,8 @@ trim:
 			}
 		case u.r < utf8.RuneSelf && trailing[u.r]:
 		case u.r == '|' && !o.entityTail && !u.dec:
-		case u.r == '\\' && !u.dec && u.end < len(doc) && (doc[u.end] == '"' || doc[u.end] == '\''):
+		case u.r == '\\' && !u.dec && (afterEscape || u.end < len(doc) && (doc[u.end] == '"' || doc[u.end] == '\'')):
+			escapedQuote = true
 		case u.r == '\'' && quotes%2 == 1:
 			quotes--
 		case u.r == '…':

@@ -61,7 +61,10 @@ const (
 	decString
 	// decComment: TSDoc's "\@", which doc comments write for an "@" that
 	// does not start a tag ("https://www.npmjs.com/package/\@azure/identity"):
-	// an "@" to the renderer. Nothing else is decoded in a comment.
+	// an "@" to the renderer; and "\{" and "\}", which they write for the
+	// braces that would open or close an inline tag
+	// ("principal://iam.googleapis.com/projects/{project_number\}/…", a
+	// placeholder): "{" and "}". Nothing else is decoded in a comment.
 	decComment
 )
 
@@ -80,8 +83,8 @@ func decodeAt(doc []byte, i, lim int, mode decodeMode) unit {
 			return unit{i, i + 2, rune(doc[i+1]), -1, true}
 		}
 	case c == '\\' && mode == decComment:
-		if i+1 < lim && doc[i+1] == '@' {
-			return unit{i, i + 2, '@', -1, true}
+		if i+1 < lim && (doc[i+1] == '@' || doc[i+1] == '{' || doc[i+1] == '}') {
+			return unit{i, i + 2, rune(doc[i+1]), -1, true}
 		}
 	case c == '\\' && mode == decString:
 		if u, ok := stringEscape(doc, i, lim); ok && u.textLen() <= u.end-u.start {

@@ -62,7 +62,9 @@ func TestDelimiterRefs(t *testing.T) {
 }
 
 // TestEscapedQuote: where escapes are not decoded, an escaped quote ends a
-// URL as the quote would: JSON or a string literal quoted in a comment.
+// URL as the quote would: JSON or a string literal quoted in a comment, or
+// escaped twice (JSON in a string literal, shown in a generated doc
+// comment).
 func TestEscapedQuote(t *testing.T) {
 	runScanCases(t, []scanCase{
 		{"JSON in a comment", "typescript",
@@ -70,7 +72,10 @@ func TestEscapedQuote(t *testing.T) {
 			[]w{{ctx: Code}}},
 		{"single quotes", "plaintext", `s = '\'⟦http://a.org/x⟧\''`, []w{{ctx: Quoted}}},
 		{"decoded in a string", "javascript", `s = "\"⟦http://a.org/x⟧\""`, []w{{ctx: Code}}},
-		{"a backslash alone stays", "plaintext", `⟦http://a.org/x\y⟧`, []w{{}}},
+		{"escaped twice in a comment", "typescript",
+			`/** * <broker xmlns=\\"⟦http://activemq.apache.org/schema/core⟧\\">` + "\n" + ` * \\"token_uri\\": \\"⟦https://oauth2.googleapis.com/token⟧\\", */`,
+			[]w{{ctx: Code}, {ctx: Code}}},
+		{"a backslash alone stays", "plaintext", `⟦http://a.org/x\y⟧ ⟦http://b.org/x\\⟧ and ⟦http://c.org/\\y⟧"`, []w{{}, {}, {}}},
 	})
 }
 
@@ -84,12 +89,17 @@ func TestAnchoredPattern(t *testing.T) {
 	})
 }
 
-// TestTSDocEscape: in a comment, TSDoc's "\@" stands for "@".
+// TestTSDocEscape: in a comment, TSDoc's "\@", "\{" and "\}" stand for
+// "@", "{" and "}".
 func TestTSDocEscape(t *testing.T) {
 	runScanCases(t, []scanCase{
 		{"markdown link in a doc comment", "typescript",
 			"/**\n * from [\\@azure/keyvault-keys](⟦https://www.npmjs.com/package/\\@azure/keyvault-keys⟧):\n */",
 			[]w{{ctx: Code, text: "https://www.npmjs.com/package/@azure/keyvault-keys", offs: append(offs([2]int{0, 31}), offs([2]int{32, 19})...)}}},
+		{"escaped braces of a placeholder", "typescript",
+			"/**\n * `⟦gs://{bucket\\}/{object\\}⟧` and ⟦https://x.org/\\{id\\}⟧\n */",
+			[]w{{ctx: Code, text: "gs://{bucket}/{object}", offs: append(offs([2]int{0, 13}), offs([2]int{14, 9})...)},
+				{ctx: Code, text: "https://x.org/{id}", offs: append(append(offs([2]int{0, 15}), offs([2]int{16, 2})...), 18)}}},
 		{"not in a string", "javascript", `s = "⟦https://x.org/\@a⟧"`, []w{{ctx: Code}}},
 		{"other escapes stay", "go", `// ⟦https://x.org/\_a⟧`, []w{{ctx: Code}}},
 	})

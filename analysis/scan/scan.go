@@ -99,9 +99,9 @@
 //     attributes and text, Markdown destinations and text, escape sequences
 //     of string literals, reStructuredText's backslash escapes in the URI
 //     of a target, an embedded URI or a directive), never in autolinks,
-//     wrappers or comments (but for TSDoc's "\@", an "@", in any comment
-//     of code: decComment); Text is then the decoded URL and Offsets maps
-//     each byte back.
+//     wrappers or comments (but for TSDoc's "\@", "\{" and "\}", an "@"
+//     and braces, in any comment of code: decComment); Text is then the
+//     decoded URL and Offsets maps each byte back.
 //   - Template actions of site generators ("{{ .Site.BaseURL }}",
 //     "{{< ref "a.md" >}}", "{{% eturl x %}}", "{% link a.md %}") in a
 //     Markdown link destination, reference definition or autolink are part
