@@ -1215,10 +1215,13 @@ func (a *analyzer) standIns() []byte {
 	}
 	// A fragment that is a client-side route ("#/room/#urlls:matrix.org",
 	// "#!/a#b", as matrix.to and the hash routers of web applications
-	// write them) may hold "#": browsers keep it, and the application reads
-	// it. No grammar allows it; the URL works as written. Under a grammar
-	// the user chose (rfc3986, xbnf) the grammar decides.
-	if h := strings.IndexByte(s, '#'); a.profile == parser.RFC1738 && a.user == nil && h >= 0 && (strings.HasPrefix(s[h+1:], "/") || strings.HasPrefix(s[h+1:], "!/")) {
+	// write them, or a snippet and its revision, "#T7N8Y0#12", as the
+	// Babylon.js playground writes them) may hold "#": browsers keep it,
+	// and the application reads it. No grammar allows it; the URL works as
+	// written. Under a grammar the user chose (rfc3986, xbnf) the grammar
+	// decides.
+	if h := strings.IndexByte(s, '#'); a.profile == parser.RFC1738 && a.user == nil && h >= 0 &&
+		(strings.HasPrefix(s[h+1:], "/") || strings.HasPrefix(s[h+1:], "!/") || snippetRevision(s[h+1:])) {
 		for i := h + 1; i < len(s); i++ {
 			if s[i] == '#' {
 				rep[i] = '/'
@@ -1229,6 +1232,26 @@ func (a *analyzer) standIns() []byte {
 		rep[i] = lower(rep[i])
 	}
 	return rep
+}
+
+// snippetRevision reports whether a fragment is a snippet's id and its
+// revision: letters and digits, "#", digits ("T7N8Y0#12").
+func snippetRevision(frag string) bool {
+	k := strings.IndexByte(frag, '#')
+	if k <= 0 || k+1 == len(frag) {
+		return false
+	}
+	for i := range k {
+		if !isAlnum(frag[i]) {
+			return false
+		}
+	}
+	for i := k + 1; i < len(frag); i++ {
+		if frag[i] < '0' || frag[i] > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // parseWithStandIns parses rep by parse until it succeeds or fails at a

@@ -301,6 +301,9 @@ func TestCodes(t *testing.T) {
 			{codeSyntax, 24, "[1]", `unexpected "[" in httpsurl › hpath › hsegment: expected unreserved, ";", ":", "@", "&", "=", escape, "/", "?" or end of input`, "https://x.org/[locale]/a%5B1%5D"}}},
 		{name: "fragment-route", url: "https://matrix.to/#/#jsdom:matrix.org", want: nil},
 		{name: "fragment-route/hashbang", url: "https://x.org/#!/a#b", want: nil},
+		{name: "fragment-route/snippet-revision", url: "https://playground.babylonjs.com/#T7N8Y0#12", want: nil},
+		{name: "fragment-route/not-a-revision", url: "https://playground.babylonjs.com/#T7N8Y0#1a", want: []got{
+			{codeSyntax, 40, "#", `unexpected "#" in fragment: expected unreserved, reserved, escape or end of input`, ""}}},
 		{name: "fragment-second-hash", url: "https://x.org/#a#b", want: []got{
 			{codeSyntax, 16, "#", `unexpected "#" in fragment: expected unreserved, reserved, escape or end of input`, ""}}},
 		{name: "template/literal-part-checked", url: "https://{{ .Host }}/a|b%zz", want: []got{
