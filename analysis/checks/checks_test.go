@@ -272,6 +272,11 @@ func TestCodes(t *testing.T) {
 		{name: "template/port-words-and-digits", url: "http://unix:SOCK:80", want: []got{
 			{codeSyntax, 12, "S", `unexpected "S" in httpurl › hostport: expected port`, ""}}},
 		{name: "template/ellipsis", url: "https://...url.../x", want: nil},
+		{name: "template/host-name", url: "gs://[bucket_name]/x", want: nil},
+		{name: "template/host-name-port", url: "http://[host]:port/x", want: nil},
+		{name: "syntax/ip-literal-botched", url: "http://[fe80]/x", want: []got{
+			{codeRFC1738Unsafe, 7, "[", `unexpected "[" in httpurl: expected hostport (RFC 1738; RFC 3986 allows it)`, ""},
+			{codeSyntax, 12, "]", `unexpected "]" in http-URI › authority › host › IP-literal › IPv6address: expected ":" or "::"`, ""}}},
 		{name: "rfc1738/percent-encoded-idn", url: "http://www.m%C3%BCnich.com/index.html", want: []got{
 			{codeRFC1738Unsafe, 7, "www.m%C3%BCnich.com", `percent-encoded host name "www.m%C3%BCnich.com": RFC 1738 §3.1 has no escapes in a host (RFC 3986 §3.2.2 allows them, for names in UTF-8; resolvers take "www.xn--mnich-kva.com")`, ""}}},
 		{name: "syntax/percent-encoded-combining-mark-first", url: "http://%CC%81a.com/", want: []got{

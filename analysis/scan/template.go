@@ -40,6 +40,8 @@ type Span struct{ Start, End int }
 //     "driver://[user:pass@]host:port[,[userN:passN@]hostN:portN]/");
 //   - a path segment that is a bracketed name, a file-based router's
 //     dynamic segment ("/[locale]/blog", "/[...slug]");
+//   - a bracketed name where a host goes that no IP literal can be
+//     ("https://[your-domain]/api");
 //   - printf and Python format verbs where they are not an escape and end a
 //     word ("%s", "%d/", "%v", "%(name)s", "%1$s"; not "100%done", a bad
 //     escape).
@@ -71,6 +73,9 @@ func Placeholders(s string) []Span {
 			synopsis = synopsis || optional
 			if !ok {
 				end, ok = routeSegment(s, i)
+			}
+			if !ok {
+				end, ok = hostPlaceholder(s, i)
 			}
 		}
 		if ok && end > i {
@@ -410,10 +415,47 @@ func optionalPart(s string, i int, synopsis bool) (end int, optional, ok bool) {
 	return 0, false, false
 }
 
+// hostPlaceholder recognises a bracketed name where a host goes that no
+// IP literal can be, a placeholder for the host: "https://[your-domain]/api",
+// "gs://[bucket_name]/", "https://[account].snowflakecomputing.com". An IP
+// literal (RFC 3986 §3.2.2) holds ":" (IPv6) or starts with "v", hex digits
+// and "." (IPvFuture); hex digits and dots alone ("[fe80]", "[1.2.3.4]") are
+// one botched. Those stay URL text, for the syntax check to judge. The name
+// starts with a letter, holds letters, digits, "_", "-" and ".", at least one
+// byte that is neither a hex digit nor ".", and is closed within
+// maxPlaceholder bytes.
+func hostPlaceholder(s string, i int) (int, bool) {
+	if !ipLiteralPlace(s, i) || i+1 >= len(s) || !isAlpha(s[i+1]) {
+		return 0, false
+	}
+	k, name := i+1, false
+	for ; k < len(s) && k-i <= maxPlaceholder && s[k] != ']'; k++ {
+		c := s[k]
+		if !isAlnum(c) && c != '_' && c != '-' && c != '.' {
+			return 0, false
+		}
+		name = name || !isHex(c) && c != '.'
+	}
+	if k >= len(s) || s[k] != ']' || !name {
+		return 0, false
+	}
+	if body := s[i+1 : k]; body[0]|0x20 == 'v' {
+		j := 1
+		for j < len(body) && isHex(body[j]) {
+			j++
+		}
+		if j > 1 && j < len(body) && body[j] == '.' {
+			return 0, false // IPvFuture: "v" 1*HEXDIG "." …
+		}
+	}
+	return k + 1, true
+}
+
 // routeSegment recognises a path segment that is a bracketed name at
 // s[i] == '[', as file-based routers (Next.js, Astro, SvelteKit, Nuxt)
 // write a dynamic segment: "/[locale]/blog", "/[...slug]", "/[[...path]]",
-// the name standing for the value. The segment is the brackets alone,
+// the name standing for the value; so do API references, with a dotted
+// name ("/[google.protobuf.Api.name]"). The segment is the brackets alone,
 // between a "/" and a "/", "?", "#" or the end.
 func routeSegment(s string, i int) (int, bool) {
 	if i == 0 || s[i-1] != '/' || ipLiteralPlace(s, i) {
@@ -428,7 +470,7 @@ func routeSegment(s string, i int) (int, bool) {
 		k += 3
 	}
 	n := k
-	for k < len(s) && k-i < maxPlaceholder && (isWordByte(s[k]) || s[k] == '-') {
+	for k < len(s) && k-i < maxPlaceholder && (isWordByte(s[k]) || s[k] == '-' || s[k] == '.') {
 		k++
 	}
 	if k == n || !isAlpha(s[n]) {

@@ -47,7 +47,12 @@ func TestPlaceholders(t *testing.T) {
 		{"synopsis optional path", "gs://BUCKET_NAME«[/NAMESPACE_PATH]» s3://bucket«[/prefix/key]»"},
 		{"a path in brackets needs a name", "http://x/a[/]/b[/1]"},
 		{"route segment", "https://example.com/«[locale]»/blog"},
-		{"no route segment where a host goes", "http://[host]/path http://[fe80]/x"},
+		{"dotted name segment", "https://«[service.name]»/«[google.protobuf.Api.name]»"},
+		// Where a host goes, a bracketed name no IP literal can be is the
+		// host's placeholder; hex digits and dots are an IP literal
+		// botched, IPvFuture one written right.
+		{"host placeholders", "http://«[host]»/path gs://«[bucket_name]»/x https://«[account]».snowflake.com/ https://u@«[your-domain]»:8080/"},
+		{"no host placeholders", "http://[fe80]/x http://[1.2.3.4]/ http://[cafe.d00d]/ http://[v1.fe80]/ http://[::1]/ http://[a b]/ http://[2host]/ http://x/[host]x"},
 		{"route segment at the end", "gs://B/«[NAMESPACE_PATH]»"},
 		{"route segments of the rest", "https://x/«[...slug]»/a/«[[...path]]»?q"},
 		{"not route segments", "http://x/a[b]/ http://x/[b]c/ http://x/[1]/ http://x/?a=/[b] http://x/[a:b]/"},
