@@ -104,7 +104,7 @@ func TestPlaceholders(t *testing.T) {
 func TestPlaceholdersLinear(t *testing.T) {
 	// Pathological openers: every search is bounded, so this is fast; a
 	// quadratic recogniser would take minutes on 1 MB.
-	for _, unit := range []string{"{{", "{", "<a", "${", "%(", "{a,", "[", "[:a", "[a@", "[[:"} {
+	for _, unit := range []string{"{{", "{", "<a", "${", "%(", "{a,", "[", "[:a", "[a@", "[[:", "[:a]?[#a"} {
 		s := strings.Repeat(unit, 1<<20/len(unit))
 		Placeholders(s)
 	}
