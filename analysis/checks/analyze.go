@@ -1062,6 +1062,9 @@ var placeholderPasswords = map[string]bool{
 	"***": true, "****": true, "******": true, "********": true, "...": true, "…": true,
 	"pass123": true, "password123": true, "secret123": true,
 	"token": true, "mytoken": true, "your-token": true, "your_token": true, "yyy": true, "yyyy": true,
+	// RFC 3092's metasyntactic variables: a test's or an example's password
+	// ("nats://derek:foo@…", "unix://foo:bar@/tmp/redis.sock").
+	"foo": true, "bar": true, "baz": true, "qux": true, "quux": true, "foobar": true,
 }
 
 // placeholderHosts are the names documentation writes where a host goes
@@ -1074,7 +1077,7 @@ var placeholderHosts = map[string]bool{
 // examplePassword reports whether the password text[p0:p1] of a URL whose
 // host is host is an example, not a secret to warn about: a placeholder (a
 // template, "<password>", "$PASSWORD"), a placeholder word ("password",
-// "xxxx", "token"), or any password of a URL to a host reserved for
+// "xxxx", "token", "foo"), or any password of a URL to a host reserved for
 // examples and tests (RFC 2606, RFC 6761: example.com, .example, .test,
 // .invalid, localhost) or to a placeholder host ("host", "hostname"), or
 // of a URL whose port is a word ("host:port": the form of a

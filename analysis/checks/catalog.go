@@ -123,7 +123,7 @@ var Catalog = []Code{
 	{
 		Name:     codeCredentials,
 		Summary:  "a password in a URL",
-		Doc:      `RFC 1738 §3.1 allows "user:password@" in URLs of IP-based schemes, but a URL is no place for a secret: it is shown, logged, cached and sent in Referer headers (RFC 3986 §3.2.1 deprecates the form for this reason). Remove the password and pass it some other way. An example is not reported: a placeholder password ("password", "xxxx", "token", "<password>", "$PASSWORD"), a password in the form of a URL whose port is a word ("http://login:passwd@proxy:port") or any password of a URL to a host reserved for examples and tests (example.com, example.net, example.org, .example, .test, .invalid, localhost, 127.0.0.1 and [::1]; RFC 2606, RFC 6761) or to a placeholder host ("host", "hostname").`,
+		Doc:      `RFC 1738 §3.1 allows "user:password@" in URLs of IP-based schemes, but a URL is no place for a secret: it is shown, logged, cached and sent in Referer headers (RFC 3986 §3.2.1 deprecates the form for this reason). Remove the password and pass it some other way. An example is not reported: a placeholder password ("password", "xxxx", "token", "<password>", "$PASSWORD") or one of RFC 3092's metasyntactic variables ("foo", "bar", "baz", "qux", "quux", "foobar"), a password in the form of a URL whose port is a word ("http://login:passwd@proxy:port") or any password of a URL to a host reserved for examples and tests (example.com, example.net, example.org, .example, .test, .invalid, localhost, 127.0.0.1 and [::1]; RFC 2606, RFC 6761) or to a placeholder host ("host", "hostname").`,
 		Severity: Warning,
 		Strict:   Warning,
 	},

@@ -212,6 +212,11 @@ func TestCodes(t *testing.T) {
 		{name: "credentials/token-word", url: "https://oauth2:TOKEN@gitlab.corp.internal/a.git", want: []got{
 			{codeRFC1738Unsafe, 8, "oauth2:TOKEN@", `userinfo "oauth2:TOKEN@" in an https url: RFC 1738 §3.3 has none (RFC 3986 allows and deprecates it)`, ""}}},
 		{name: "credentials/placeholder-host", url: "ftp://bob:hunter2@host/", want: nil},
+		// RFC 3092's metasyntactic variables: no secret is "foo".
+		{name: "credentials/metasyntactic", url: "ftp://derek:foo@ftp.corp.internal/", want: nil},
+		{name: "credentials/metasyntactic-upper", url: "ftp://u:Bar@ftp.corp.internal/", want: nil},
+		{name: "credentials/metasyntactic-in-a-word", url: "ftp://u:foo1@ftp.corp.internal/", want: []got{
+			{codeCredentials, 8, "foo1", "password in the url: whoever sees the url can read it", ""}}},
 		// git's documentation of http.proxy: the port is a word, the URL a form.
 		{name: "credentials/form", url: "ftp://login-on-proxy:passwd-on-proxy@proxy-host.com:port", want: nil},
 		{name: "credentials/digit-port", url: "ftp://login:hunter2@proxy-host.com:8080", want: []got{

@@ -270,6 +270,9 @@ func (sc *scanner) codeToken(i, a, b int, sy *syntax) (int, bool) {
 			return end, true
 		}
 	}
+	// A regular expression is a pattern of URLs, not one: its literal
+	// is skipped whole.
+	pattern := regexArgument(doc, i, a)
 	// String prefixes: Python's r, b, u, f and pairs; Rust's r#…# and b.
 	raw := false
 	q := i
@@ -309,7 +312,9 @@ func (sc *scanner) codeToken(i, a, b int, sy *syntax) (int, bool) {
 				close += "#"
 			}
 			ce, end := sc.stringEnd(j+1, b, close, rawMulti)
-			sc.stringURLs(j+1, ce, end, decRaw)
+			if !pattern {
+				sc.stringURLs(j+1, ce, end, decRaw)
+			}
 			return end, true
 		}
 		q = j
@@ -341,12 +346,74 @@ func (sc *scanner) codeToken(i, a, b int, sy *syntax) (int, bool) {
 		st.multi = true
 		st.doubled = false
 		ce, end := sc.stringEnd(q+3, b, string([]byte{qc, qc, qc}), st)
-		sc.stringURLs(q+3, ce, end, decodeFor(st, raw))
+		if !pattern {
+			sc.stringURLs(q+3, ce, end, decodeFor(st, raw))
+		}
 		return end, true
 	}
 	ce, end := sc.stringEnd(q+1, b, string(qc), st)
-	sc.stringURLs(q+1, ce, end, decodeFor(st, raw))
+	if !pattern {
+		sc.stringURLs(q+1, ce, end, decodeFor(st, raw))
+	}
 	return end, true
+}
+
+// regexCallees are the functions and constructors of standard libraries
+// (and Rust's regex crate) whose first argument is a regular expression,
+// as the call names them.
+var regexCallees = map[string]bool{
+	// Go
+	"regexp.Compile": true, "regexp.MustCompile": true, "regexp.CompilePOSIX": true,
+	"regexp.MustCompilePOSIX": true, "regexp.Match": true, "regexp.MatchString": true, "regexp.MatchReader": true,
+	// Python
+	"re.compile": true, "re.match": true, "re.fullmatch": true, "re.search": true, "re.findall": true,
+	"re.finditer": true, "re.sub": true, "re.subn": true, "re.split": true,
+	// JavaScript, Java, Rust
+	"RegExp": true, "Pattern.compile": true, "Pattern.matches": true, "Regex::new": true,
+}
+
+// regexArgument reports whether the string literal at doc[i] (its prefix
+// or quote) is the first argument of a call that regexCallees names
+// ("regexp.MustCompile(`^(oci://[^:]+)`)", "re.compile(r'https://…')",
+// "new RegExp('…')"): its text is a pattern, not a URL, whatever URLs it
+// looks like. It looks back no further than a short fixed distance, and
+// not before a.
+func regexArgument(doc []byte, i, a int) bool {
+	lo := max(a, i-64)
+	k := i
+	for k > lo && isSpace(doc[k-1]) {
+		k--
+	}
+	if k <= lo || doc[k-1] != '(' {
+		return false
+	}
+	k--
+	for k > lo && (doc[k-1] == ' ' || doc[k-1] == '\t') {
+		k--
+	}
+	end := k
+	k = wordBefore(doc, k, lo)
+	if k == end {
+		return false
+	}
+	if k-1 > lo && doc[k-1] == '.' {
+		k = wordBefore(doc, k-1, lo)
+	} else if k-2 > lo && doc[k-1] == ':' && doc[k-2] == ':' {
+		k = wordBefore(doc, k-2, lo)
+	}
+	if k == lo && lo > a || k > lo && (isWordByte(doc[k-1]) || doc[k-1] == '.') {
+		return false // the name's start unseen; "myregexp.Compile(", "x.re.compile("
+	}
+	return regexCallees[string(doc[k:end])]
+}
+
+// wordBefore returns the start of the word characters ending at doc[k],
+// not before lo.
+func wordBefore(doc []byte, k, lo int) int {
+	for k > lo && isWordByte(doc[k-1]) {
+		k--
+	}
+	return k
 }
 
 func decodeFor(st strStyle, raw bool) decodeMode {

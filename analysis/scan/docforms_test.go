@@ -89,6 +89,28 @@ func TestAnchoredPattern(t *testing.T) {
 	})
 }
 
+// TestRegexArgument: a string literal that is the first argument of a
+// standard library's regular-expression constructor or matcher is a
+// pattern, not a URL; the same literal elsewhere, or a later argument, holds
+// URLs.
+func TestRegexArgument(t *testing.T) {
+	runScanCases(t, []scanCase{
+		{"go", "go", "var r = regexp.MustCompile(\"http://httpbin\\\\.org/(|e.+)$\")", nil},
+		{"go raw", "go", "regexp.MustCompile(`\\w+://[^\\s]+`)", nil},
+		{"go anchored group", "go", "refTag := regexp.MustCompile(`^(oci://[^:]+(:[0-9]{1,5})?[^:]+):(.*)$`)", nil},
+		{"go on the next line", "go", "var r = regexp.Compile(\n\t\"https://a\\\\.org/[a-z]+\")", nil},
+		{"go matcher", "go", `ok, _ := regexp.MatchString("https://[^/]+/x", s)`, nil},
+		{"python", "python", `re.compile(r"https://(www\.)?x\.org/[^ ]*")`, nil},
+		{"javascript", "javascript", `new RegExp("https://[^/]+\\.example\\.org/")`, nil},
+		{"java", "java", `Pattern.compile("http://[a-z]+\\.org/.*")`, nil},
+		{"rust", "rust", `Regex::new(r"https://[^/]+/(\d+)")`, nil},
+		{"not the first argument", "go", `re.ReplaceAllString(s, "⟦https://a.org/x⟧")`, []w{{ctx: Code}}},
+		{"another function", "go", `http.Get("⟦https://a.org/x⟧") url.Parse( "⟦https://b.org/⟧")`, []w{{ctx: Code}, {ctx: Code}}},
+		{"a method of another package", "go", `x.MustCompile("⟦https://a.org/⟧") myregexp.Compile("⟦https://b.org/⟧")`, []w{{ctx: Code}, {ctx: Code}}},
+		{"plain text", "plaintext", `regexp.MustCompile("⟦https://a.org/x⟧")`, []w{{ctx: Quoted}}},
+	})
+}
+
 // TestTSDocEscape: in a comment, TSDoc's "\@", "\{" and "\}" stand for
 // "@", "{" and "}".
 func TestTSDocEscape(t *testing.T) {

@@ -99,6 +99,7 @@ func FuzzScan(f *testing.F) {
 		"SSL_CTX_use_PrivateKey_file:PEM Note: https//h http:/h http::h.x <note: x> https://{{ .X }}/y https://g/<u>/r about:blank",
 		"[a](http://x.com/a b) [b]({{< ref \"x\" >}}) <{{% e %}}> [c][d] [d]\n\n[d]:\n  /d\n  'title\n  more'\n" +
 			"1. a\n   ```\n   x\n2. b\n  > - c\n  >\tlazy\n-\t\tcode\n| a | b |\n| - | - |\n",
+		"regexp.MustCompile(\n\t`^(oci://[^:]+)`) re.compile(r'https://x') Regex::new(r#\"h://[^/]\"#) (\"http://a\") .(\"b://c\")",
 	}
 	for _, s := range seeds {
 		for l := range fuzzLanguages {

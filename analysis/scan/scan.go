@@ -144,7 +144,10 @@
 //     and one that runs to the end of a literal concatenated with what
 //     follows ('http://user@' + host), is Continued: the checks do not
 //     hold its end against it. In running text a template action does not
-//     end a URL (see above).
+//     end a URL (see above). A string literal that is the first argument
+//     of a regular-expression constructor or matcher of a standard library
+//     ("regexp.MustCompile(`^(oci://[^:]+)`)", "re.compile(r'…')", "new
+//     RegExp('…')": regexArgument) is a pattern, and no URL is found in it.
 package scan
 
 import (

@@ -37,7 +37,9 @@ type Span struct{ Start, End int }
 //     "[,host:port]", and after one of those any bracketed text but an IP
 //     literal ("~[user]"), as git's, Vim's and OpenStack's documentation
 //     write the forms of a URL ("ssh://[user@]host.xz[:port]/~[user]/path/",
-//     "driver://[user:pass@]host:port[,[userN:passN@]hostN:portN]/");
+//     "driver://[user:pass@]host:port[,[userN:passN@]hostN:portN]/"); after
+//     one of those, past the "?" or "#" too, an optional query or fragment
+//     named by a word ("scheme://host[:port]/path?query[#fragment]");
 //   - a path segment that is a bracketed name, a file-based router's
 //     dynamic segment ("/[locale]/blog", "/[...slug]");
 //   - a bracketed name where a host goes that no IP literal can be
@@ -77,6 +79,9 @@ func Placeholders(s string) []Span {
 			if !ok {
 				end, ok = hostPlaceholder(s, i)
 			}
+		}
+		if !ok && s[i] == '[' && i >= partsEnd && synopsis {
+			end, ok = optionalQueryPart(s, i)
 		}
 		if ok && end > i {
 			out = append(out, Span{i, end})
@@ -447,6 +452,28 @@ func hostPlaceholder(s string, i int) (int, bool) {
 		if j > 1 && j < len(body) && body[j] == '.' {
 			return 0, false // IPvFuture: "v" 1*HEXDIG "." …
 		}
+	}
+	return k + 1, true
+}
+
+// optionalQueryPart recognises, at s[i] == '[' past where a query or
+// fragment may start, the brackets around an optional query or fragment
+// named by a word, as a synopsis writes them after its other optional parts:
+// "scheme://host[:port]/path?query[#fragment]" (OpenTelemetry's
+// conventions), "http://host[:port]/path[?query][#fragment]". Placeholders
+// calls it only after an optional part: a query's own brackets
+// ("?page[size]") are checked.
+func optionalQueryPart(s string, i int) (int, bool) {
+	k := i + 1
+	if k+1 >= len(s) || s[k] != '#' && s[k] != '?' || !isAlpha(s[k+1]) {
+		return 0, false
+	}
+	k += 2
+	for k < len(s) && k-i < maxPlaceholder && (isWordByte(s[k]) || s[k] == '-') {
+		k++
+	}
+	if k >= len(s) || s[k] != ']' {
+		return 0, false
 	}
 	return k + 1, true
 }

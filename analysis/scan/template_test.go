@@ -69,6 +69,9 @@ func TestPlaceholders(t *testing.T) {
 		{"a path in brackets needs a letter", "https://x/a[/1]"},
 		{"a word alone is no synopsis", "https://x/~[user]/a?b[]=1&c[0]=2"},
 		{"ipv6 literals are no synopsis", "http://[::1]:80/ http://[fe80::1%25en0]/ http://[v1.x]/ http://[::ffff:1.2.3.4]/"},
+		{"synopsis optional fragment after the query", "scheme://host«[:port]»/path?query«[#fragment]»"},
+		{"synopsis optional query and fragment", "http://host«[:port]»/path«[?query]»«[#fragment]»"},
+		{"optional fragment only after a synopsis", "https://x/a?q[#b] https://x/a?q[#b]c https://x/a?q[#]"},
 		{"character class in a fragment", "pattern.html#[:alpha:]"},
 		{"query brackets", "https://x/?page[size]=10&filter[name]=a"},
 		{"unclosed bracket", "https://x/[user@"},
@@ -106,7 +109,7 @@ func TestPlaceholders(t *testing.T) {
 func TestPlaceholdersLinear(t *testing.T) {
 	// Pathological openers: every search is bounded, so this is fast; a
 	// quadratic recogniser would take minutes on 1 MB.
-	for _, unit := range []string{"{{", "{", "<a", "${", "%(", "{a,", "[", "[:a", "[a@", "[[:"} {
+	for _, unit := range []string{"{{", "{", "<a", "${", "%(", "{a,", "[", "[:a", "[a@", "[[:", "[:a]?[#a"} {
 		s := strings.Repeat(unit, 1<<20/len(unit))
 		Placeholders(s)
 	}
