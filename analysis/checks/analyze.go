@@ -971,6 +971,14 @@ var authoritySchemes = map[string]bool{
 	"gopher": true, "nntp": true, "telnet": true, "wais": true, "prospero": true,
 }
 
+// maxSchemeName is the length of the longest name of authoritySchemes.
+var maxSchemeName = func() (n int) {
+	for name := range authoritySchemes {
+		n = max(n, len(name))
+	}
+	return n
+}()
+
 // separatorTypos recognises a misspelt "://" between the scheme and the host
 // of a URL whose scheme needs one: "http::host", "http:/host",
 // "http:host.example", "http:///host.example", the scheme written twice
@@ -983,16 +991,18 @@ func (a *analyzer) separatorTypos() bool {
 	s := a.text
 	if a.scheme == "" {
 		// "https//host": a scheme that needs "//", then "//" and a host.
-		for name := range authoritySchemes {
-			if len(s) > len(name)+2 && strings.EqualFold(s[:len(name)], name) && s[len(name):len(name)+2] == "//" && hostAt(s, len(name)+2) {
-				a.add(finding{start: 0, end: len(name) + 2, code: codeSyntax,
-					msg:   fmt.Sprintf(`missing ":" after %s: %s is a relative path, not a url`, strconv.Quote(s[:len(name)]), strconv.Quote(s[:len(name)+2]+"…")),
-					fixes: []fix{{msg: `insert ":" after the scheme`, edits: []edit{{len(name), len(name), ":"}}}}})
-				a.stop = 0
-				return true
-			}
+		// A scheme holds no "/", so the name is what comes before the
+		// first "//": one map lookup, not a walk of the schemes for each
+		// relative reference.
+		n := strings.Index(s, "//")
+		if n <= 0 || n > maxSchemeName || len(s) <= n+2 || !authoritySchemes[strings.ToLower(s[:n])] || !hostAt(s, n+2) {
+			return false
 		}
-		return false
+		a.add(finding{start: 0, end: n + 2, code: codeSyntax,
+			msg:   fmt.Sprintf(`missing ":" after %s: %s is a relative path, not a url`, strconv.Quote(s[:n]), strconv.Quote(s[:n+2]+"…")),
+			fixes: []fix{{msg: `insert ":" after the scheme`, edits: []edit{{n, n, ":"}}}}})
+		a.stop = 0
+		return true
 	}
 	if !a.scratch.schemeFacts(a.scheme).authority {
 		return false

@@ -389,6 +389,12 @@ func TestCodes(t *testing.T) {
 			{codeSyntax, 0, "https//", `missing ":" after "https": "https//…" is a relative path, not a url`, "https://x.com/a"}}},
 		{name: "separator/no-colon", url: "http//x.com/a", want: []got{
 			{codeSyntax, 0, "http//", `missing ":" after "http": "http//…" is a relative path, not a url`, "http://x.com/a"}}},
+		{name: "separator/no-colon-upper-case", url: "HTTPS//x.com/a", relative: true, want: []got{
+			{codeSyntax, 0, "HTTPS//", `missing ":" after "HTTPS": "HTTPS//…" is a relative path, not a url`, ""}}}, // the fixed URL has its scheme in upper case: scheme-case, an error under strict
+		{name: "separator/no-colon-longest-scheme", url: "prospero//x.com/a", relative: true, want: []got{
+			{codeSyntax, 0, "prospero//", `missing ":" after "prospero": "prospero//…" is a relative path, not a url`, "prospero://x.com/a"}}},
+		{name: "separator/no-scheme-before-slashes", url: "docs/https//x.com/a", relative: true, want: nil},
+		{name: "separator/no-scheme-word", url: "httpx//x.com/a", relative: true, want: nil},
 		{name: "unknown-scheme/syntax", url: "foo:a#b#c", want: []got{
 			{codeUnknownScheme, 0, "foo", `unregistered scheme "foo"; checked as genericurl`, ""},
 			{codeSyntax, 7, "#", `unexpected "#" in fragment: expected unreserved, reserved, escape or end of input`, ""}}},
