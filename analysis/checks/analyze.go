@@ -1363,8 +1363,7 @@ func (a *analyzer) reportSyntax(rep string, se *grammar.SyntaxError) {
 	o := grammar.RefinedOffset(rep, se.Offset, se.Expected)
 	t0, t1, msg := a.describeFailure(rep, se, o)
 	a.stop = t0
-	fixes, t1 := a.bracketFix(t0, t1)
-	a.add(finding{start: t0, end: t1, code: codeSyntax, msg: msg, fixes: fixes})
+	a.add(finding{start: t0, end: t1, code: codeSyntax, msg: msg, fixes: a.bracketFix(t0)})
 }
 
 var (
@@ -1465,8 +1464,7 @@ func (a *analyzer) rfc1738Syntax(rep []byte) {
 		}
 		t0, t1, msg = a.describeFailure(rs, mse, mse.Offset)
 	}
-	fixes, t1 := a.bracketFix(t0, t1)
-	a.add(finding{start: t0, end: t1, code: codeSyntax, msg: msg, fixes: fixes})
+	a.add(finding{start: t0, end: t1, code: codeSyntax, msg: msg, fixes: a.bracketFix(t0)})
 }
 
 // bracketFix returns the fix of a syntax error at text[t0] when that is a
@@ -1474,15 +1472,16 @@ func (a *analyzer) rfc1738Syntax(rep []byte) {
 // 3986 §3.2.2 keeps them for an IP literal host; RFC 1738 §2.2 calls them
 // unsafe): every bracket from t0 on percent-encoded, "[" as %5B and "]" as
 // %5D, which a server decodes to what was written (a query's
-// "filter[name]=x" is "filter%5Bname%5D=x" as HTML forms send it), and the
-// end of the last one, which the finding's span takes in (a fix edits its
-// finding's span only). The brackets the analysis masked (placeholders,
-// router segments) stay. No fix, and t1, when t0 is no such bracket or the
-// brackets from t0 on do not pair up.
-func (a *analyzer) bracketFix(t0, t1 int) ([]fix, int) {
+// "filter[name]=x" is "filter%5Bname%5D=x" as HTML forms send it). The
+// brackets the analysis masked (placeholders, router segments) stay. No
+// fix when t0 is no such bracket or the brackets from t0 on do not pair up.
+// The fix reaches past the finding's first span: the finding takes in the
+// brackets once verify keeps the fix (spanFixes), and only then, as a
+// refused fix leaves one bracket to blame.
+func (a *analyzer) bracketFix(t0 int) []fix {
 	s := a.text
 	if t0 < 0 || t0 >= len(s) || s[t0] != '[' && s[t0] != ']' || a.isMasked(t0) {
-		return nil, t1
+		return nil
 	}
 	from := 0
 	if a.scheme != "" {
@@ -1492,7 +1491,7 @@ func (a *analyzer) bracketFix(t0, t1 int) ([]fix, int) {
 		from = a.auth.end
 	}
 	if t0 < from {
-		return nil, t1
+		return nil
 	}
 	var edits []edit
 	depth := 0
@@ -1511,9 +1510,9 @@ func (a *analyzer) bracketFix(t0, t1 int) ([]fix, int) {
 		// A "]" with no "[" ("https://github.com/user]" in a Markdown
 		// link) or a "[" never closed is a stray or a cut, not a name
 		// to encode: what the writer meant is not known.
-		return nil, t1
+		return nil
 	}
-	return []fix{{msg: `percent-encode "[" and "]" as %5B and %5D`, edits: a.edits(edits...)}}, max(t1, edits[len(edits)-1].end)
+	return []fix{{msg: `percent-encode "[" and "]" as %5B and %5D`, edits: a.edits(edits...)}}
 }
 
 func chainHas(se *grammar.SyntaxError, name string) bool {

@@ -309,6 +309,14 @@ func TestCodes(t *testing.T) {
 			{codeSyntax, 6, "[1]", `unexpected "[" in relativeURL › rel_path › path › segment: expected unreserved, ":", "@", "&", "=", escape, "/", ";", "?" or end of input`, "docs/a%5B1%5D.md"}}},
 		{name: "syntax/bracket-after-router-segment", url: "https://x.org/[locale]/a[1]", want: []got{
 			{codeSyntax, 24, "[1]", `unexpected "[" in httpsurl › hpath › hsegment: expected unreserved, ";", ":", "@", "&", "=", escape, "/", "?" or end of input`, "https://x.org/[locale]/a%5B1%5D"}}},
+		// A bracket fix that verify refuses (the ftptype after it, an nntp
+		// group, which admit no escape) is not offered, and the finding
+		// spans the bracket alone: the span reaches as far as a fix edits,
+		// not as far as the brackets go.
+		{name: "syntax/bracket-fix-refused-ftptype", url: "ftp://x.org/a;type=[i]", want: []got{
+			{codeSyntax, 19, "[", `unexpected "[" in ftpurl: expected ftptype`, ""}}},
+		{name: "syntax/bracket-fix-refused-nntp", url: "nntp://x.org/a[1]", want: []got{
+			{codeSyntax, 14, "[", `unexpected "[" in nntpurl › group: expected alpha, digit, "-", ".", "+", "_", "/" or end of input`, ""}}},
 		{name: "fragment-route", url: "https://matrix.to/#/#jsdom:matrix.org", want: nil},
 		{name: "fragment-route/hashbang", url: "https://x.org/#!/a#b", want: nil},
 		{name: "fragment-route/snippet-revision", url: "https://playground.babylonjs.com/#T7N8Y0#12", want: nil},

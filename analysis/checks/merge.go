@@ -60,6 +60,7 @@ func merge(fs []finding, v *verifier) []finding {
 				kept = nil
 			}
 			f.fixes = kept
+			spanFixes(&f)
 			out = append(out, f)
 			continue
 		}
@@ -86,12 +87,26 @@ func merge(fs []finding, v *verifier) []finding {
 			}
 			if ok {
 				m.fixes = []fix{{msg: mergedFixMessage(g), edits: edits}}
+				spanFixes(&m)
 			}
 		}
 		out = append(out, m)
 	}
 	slices.SortStableFunc(out, func(a, b finding) int { return cmp.Compare(a.start, b.start) })
 	return out
+}
+
+// spanFixes widens f's span to take in the edits of the fixes verify kept:
+// a fix edits its finding's span only (a client applies it there), and
+// bracketFix's reaches past the bracket the syntax error is at, to the
+// last one it encodes. A fix refused leaves the span as the analysis found
+// it: "[" alone, not brackets no fix will touch.
+func spanFixes(f *finding) {
+	for _, fx := range f.fixes {
+		for _, e := range fx.edits {
+			f.end = max(f.end, e.end)
+		}
+	}
 }
 
 // fixesAll reports whether every finding of g has a fix: a merged finding
