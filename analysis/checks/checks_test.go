@@ -317,6 +317,10 @@ func TestCodes(t *testing.T) {
 			{codeSyntax, 19, "[", `unexpected "[" in ftpurl: expected ftptype`, ""}}},
 		{name: "syntax/bracket-fix-refused-nntp", url: "nntp://x.org/a[1]", want: []got{
 			{codeSyntax, 14, "[", `unexpected "[" in nntpurl › group: expected alpha, digit, "-", ".", "+", "_", "/" or end of input`, ""}}},
+		// A bracketed name after a "]" in a path is no host placeholder:
+		// its brackets are encoded with the others.
+		{name: "syntax/bracket-pairs-in-path", url: "https://x.org/items[0][name]", want: []got{
+			{codeSyntax, 19, "[0][name]", `unexpected "[" in httpsurl › hpath › hsegment: expected unreserved, ";", ":", "@", "&", "=", escape, "/", "?" or end of input`, "https://x.org/items%5B0%5D%5Bname%5D"}}},
 		{name: "fragment-route", url: "https://matrix.to/#/#jsdom:matrix.org", want: nil},
 		{name: "fragment-route/hashbang", url: "https://x.org/#!/a#b", want: nil},
 		{name: "fragment-route/snippet-revision", url: "https://playground.babylonjs.com/#T7N8Y0#12", want: nil},

@@ -58,6 +58,9 @@ func Placeholders(s string) []Span {
 	// Vim's help on a character class. It is looked for at the first "["
 	// only: most URLs have none.
 	partsEnd := -1
+	// hostEnd is the end of the last placeholder that began where a host
+	// goes: a host's placeholder may follow it ("ssh://[user@][host]/").
+	hostEnd := -1
 	for i := 0; i < len(s); {
 		if !placeholderStart[s[i]] {
 			i++
@@ -76,7 +79,7 @@ func Placeholders(s string) []Span {
 			if !ok {
 				end, ok = routeSegment(s, i)
 			}
-			if !ok {
+			if !ok && (hostPlace(s, i) || i == hostEnd) {
 				end, ok = hostPlaceholder(s, i)
 			}
 		}
@@ -85,6 +88,9 @@ func Placeholders(s string) []Span {
 		}
 		if ok && end > i {
 			out = append(out, Span{i, end})
+			if s[i] == '[' && (hostPlace(s, i) || i == hostEnd) {
+				hostEnd = end
+			}
 			i = end
 			continue
 		}
@@ -428,9 +434,12 @@ func optionalPart(s string, i int, synopsis bool) (end int, optional, ok bool) {
 // one botched. Those stay URL text, for the syntax check to judge. The name
 // starts with a letter, holds letters, digits, "_", "-" and ".", at least one
 // byte that is neither a hex digit nor ".", and is closed within
-// maxPlaceholder bytes.
+// maxPlaceholder bytes. Placeholders asks it only where a host goes
+// (hostPlace) or right after a placeholder that began there: after the "]"
+// of a path's own brackets ("/items[0][name]") or a "//" inside a path, a
+// bracketed name is the path's, for the syntax check to judge and fix.
 func hostPlaceholder(s string, i int) (int, bool) {
-	if !ipLiteralPlace(s, i) || i+1 >= len(s) || !isAlpha(s[i+1]) {
+	if i+1 >= len(s) || !isAlpha(s[i+1]) {
 		return 0, false
 	}
 	k, name := i+1, false
@@ -476,6 +485,16 @@ func optionalQueryPart(s string, i int) (int, bool) {
 		return 0, false
 	}
 	return k + 1, true
+}
+
+// hostPlace reports whether s[i] is where a host goes: right after the "//"
+// that follows a scheme's ":" or starts a network-path reference (RFC 3986
+// §3.2, §4.2), or after the "@" that ends a user's part (§3.2.1).
+func hostPlace(s string, i int) bool {
+	if i >= 1 && s[i-1] == '@' {
+		return true
+	}
+	return i >= 2 && s[i-2:i] == "//" && (i == 2 || s[i-3] == ':' || s[i-3] == ' ')
 }
 
 // routeSegment recognises a path segment that is a bracketed name at

@@ -53,6 +53,11 @@ func TestPlaceholders(t *testing.T) {
 		// botched, IPvFuture one written right.
 		{"host placeholders", "http://«[host]»/path gs://«[bucket_name]»/x https://«[account]».snowflake.com/ https://u@«[your-domain]»:8080/"},
 		{"no host placeholders", "http://[fe80]/x http://[1.2.3.4]/ http://[cafe.d00d]/ http://[v1.fe80]/ http://[::1]/ http://[a b]/ http://[2host]/ http://x/[host]x"},
+		// Past the authority no host goes: a name in brackets after a "]"
+		// or a "//" of the path is the path's (a query's "items[0][name]"
+		// written in a path), for the syntax check to judge and fix.
+		{"no host placeholders in a path", "https://x.org/items[0][name] http://x.org//[name]x http://x.org/a//[name]"},
+		{"host placeholders after optional parts", "ssh://«[user@]»«[host]»/x mailto:a@«[your-domain]»"},
 		{"route segment at the end", "gs://B/«[NAMESPACE_PATH]»"},
 		{"route segments of the rest", "https://x/«[...slug]»/a/«[[...path]]»?q"},
 		{"not route segments", "http://x/a[b]/ http://x/[b]c/ http://x/[1]/ http://x/?a=/[b] http://x/[a:b]/"},
