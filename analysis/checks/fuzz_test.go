@@ -10,8 +10,9 @@ import (
 
 // FuzzCheckURL checks that CheckURL never panics and keeps its promises on
 // any candidate, even one whose offsets a buggy tokenizer got wrong: spans
-// inside the candidate and in document order, fix edits inside the URL,
-// ordered and not overlapping, codes from the catalog, messages without a
+// inside the candidate and in document order, fix edits inside the URL
+// (and, for a candidate as a scan makes it, inside their finding's span: a
+// client applies a fix there), ordered and not overlapping, codes from the catalog, messages without a
 // final period; under each grammar profile (mode / 5).
 func FuzzCheckURL(f *testing.F) {
 	for _, s := range []string{
@@ -61,6 +62,8 @@ func FuzzCheckURL(f *testing.F) {
 		}
 		lo := min(max(c.Start, 0), len(doc))
 		hi := min(max(c.End, lo), len(doc))
+		// Offsets out of order make no promise of where a fix's edits map.
+		wellFormed := mode%5 < 3
 		ds := Options{Grammar: parser.Profile(mode / 5 % 3)}.CheckURL(doc, c)
 		prev := lo
 		for _, d := range ds {
@@ -82,6 +85,9 @@ func FuzzCheckURL(f *testing.F) {
 				for _, e := range fx.Edits {
 					if e.Start < p || e.End < e.Start || e.End > hi {
 						t.Fatalf("edit %+v outside [%d,%d), unordered or overlapping: %+v", e, lo, hi, fx)
+					}
+					if wellFormed && (e.Start < d.Start || e.End > d.End) {
+						t.Fatalf("edit %+v outside its finding [%d,%d): %+v", e, d.Start, d.End, d)
 					}
 					p = e.End
 				}
