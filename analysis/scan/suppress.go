@@ -222,7 +222,17 @@ func (sc *scanner) textComment(ls, le, k int) {
 		}
 		for _, d := range textCommentDelimiters {
 			o := j - len(d[0])
-			if o >= ls && string(doc[o:j]) == d[0] && (o == ls || doc[o-1] == ' ' || doc[o-1] == '\t') {
+			if o < ls || string(doc[o:j]) != d[0] {
+				continue
+			}
+			if d[1] == "" {
+				// "## urlls-disable-line", "/// …": a delimiter of
+				// one character repeated may be written longer.
+				for o > ls && doc[o-1] == d[0][0] {
+					o--
+				}
+			}
+			if o == ls || doc[o-1] == ' ' || doc[o-1] == '\t' {
 				sc.textCommentAt(o, le, d)
 				return
 			}

@@ -73,6 +73,8 @@ func TestSuppressions(t *testing.T) {
 		{"plain text comment this line", "plaintext", "⟦See http://a.com/%zz <!-- urlls-disable-line --> now.\n⟧Next.", [][]string{nil}},
 		{"plain text trailing hash", "plaintext", "⟦a https://github.com/x/urlls-foo/%zz  #  urlls-disable-line bad-escape\n⟧b\n", [][]string{{"bad-escape"}}},
 		{"plain text trailing next line", "plaintext", "a http://a.com/ // urlls-disable-next-line\n⟦b http://a.com/%zz\n⟧", [][]string{nil}},
+		{"plain text trailing doubled hash", "plaintext", "⟦a http://a.com/%zz ## urlls-disable-line\n⟧b\n", [][]string{nil}},
+		{"plain text trailing tripled slash", "plaintext", "⟦a http://a.com/%zz /// urlls-disable-line\n⟧b\n", [][]string{nil}},
 		{"plain text trailing needs a blank before", "plaintext", "b http://x.org/%zz#urlls-disable-line\nc http://x.org/a;urlls-disable-line\n", nil},
 		{"plain text trailing needs a marker", "plaintext", "c http://x.org/%zz urlls-disable-line\n", nil},
 	} {
