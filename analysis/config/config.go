@@ -717,8 +717,12 @@ func (c Config) LimitCounted(first []Finding, all Counts, mildest checks.Severit
 	if hidden == 1 {
 		noun = "finding"
 	}
-	msg := fmt.Sprintf("%d more %s not shown, from here on (%s): at most %d findings are shown per document (maxFindings)",
-		hidden, noun, strings.Join(parts, ", "), limit)
+	shown := "findings are"
+	if limit == 1 {
+		shown = "finding is"
+	}
+	msg := fmt.Sprintf("%d more %s not shown, from here on (%s): at most %d %s shown per document (maxFindings)",
+		hidden, noun, strings.Join(parts, ", "), limit, shown)
 	return append(out, Finding{
 		Diagnostic: checks.Diagnostic{Start: first0.Start, End: first0.End, Code: checks.TooManyFindings, Message: msg},
 		Severity:   sev,

@@ -278,6 +278,10 @@ func TestLimit(t *testing.T) {
 	if got := (Config{MaxFindings: three}).Limit(hints); got[3].Severity != checks.Information || !strings.HasPrefix(got[3].Message, "2 more findings") {
 		t.Errorf("summary of two findings: %+v", got[3])
 	}
+	one := func(n int) *int { return &n }(1)
+	if got := (Config{MaxFindings: one}).Limit(fs[:3]); got[1].Message != "2 more findings not shown, from here on (1 information, 1 hint): at most 1 finding is shown per document (maxFindings)" {
+		t.Errorf("a limit of one: %q", got[1].Message)
+	}
 	if got := (Config{MaxFindings: new(int)}).Limit(fs[:1]); len(got) != 1 {
 		t.Errorf("one finding, no limit: %v", got)
 	}
