@@ -43,7 +43,8 @@ type Span struct{ Start, End int }
 //   - a path segment that is a bracketed name, a file-based router's
 //     dynamic segment ("/[locale]/blog", "/[...slug]");
 //   - a bracketed name where a host goes that no IP literal can be
-//     ("https://[your-domain]/api");
+//     ("https://[your-domain]/api"), or names that are its alternatives
+//     ("ksi+tcp://[ip/dnsname]:3332");
 //   - printf and Python format verbs where they are not an escape and end a
 //     word ("%s", "%d/", "%v", "%(name)s", "%1$s"; not "100%done", a bad
 //     escape).
@@ -428,7 +429,8 @@ func optionalPart(s string, i int, synopsis bool) (end int, optional, ok bool) {
 // one botched. Those stay URL text, for the syntax check to judge. The name
 // starts with a letter, holds letters, digits, "_", "-" and ".", at least one
 // byte that is neither a hex digit nor ".", and is closed within
-// maxPlaceholder bytes.
+// maxPlaceholder bytes. A "/" before a letter separates alternatives
+// ("ksi+tcp://[ip/dnsname]:3332", rsyslog's): no IP literal holds one.
 func hostPlaceholder(s string, i int) (int, bool) {
 	if !ipLiteralPlace(s, i) || i+1 >= len(s) || !isAlpha(s[i+1]) {
 		return 0, false
@@ -436,6 +438,9 @@ func hostPlaceholder(s string, i int) (int, bool) {
 	k, name := i+1, false
 	for ; k < len(s) && k-i <= maxPlaceholder && s[k] != ']'; k++ {
 		c := s[k]
+		if c == '/' && k+1 < len(s) && isAlpha(s[k+1]) {
+			continue
+		}
 		if !isAlnum(c) && c != '_' && c != '-' && c != '.' {
 			return 0, false
 		}

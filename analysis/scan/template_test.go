@@ -53,6 +53,10 @@ func TestPlaceholders(t *testing.T) {
 		// botched, IPvFuture one written right.
 		{"host placeholders", "http://«[host]»/path gs://«[bucket_name]»/x https://«[account]».snowflake.com/ https://u@«[your-domain]»:8080/"},
 		{"no host placeholders", "http://[fe80]/x http://[1.2.3.4]/ http://[cafe.d00d]/ http://[v1.fe80]/ http://[::1]/ http://[a b]/ http://[2host]/ http://x/[host]x"},
+		// Alternatives for the host, "/" between names: "[ip/dnsname]"
+		// (rsyslog's KSI signing service).
+		{"host placeholder alternatives", "ksi+tcp://«[ip/dnsname]»:3332 http://«[host/ip]»/x"},
+		{"no host placeholder alternatives", "http://[ip/]/x http://[ip//dns]/ http://[a/1]/ http://[fe80/64]/ http://[::1/64]/"},
 		{"route segment at the end", "gs://B/«[NAMESPACE_PATH]»"},
 		{"route segments of the rest", "https://x/«[...slug]»/a/«[[...path]]»?q"},
 		{"not route segments", "http://x/a[b]/ http://x/[b]c/ http://x/[1]/ http://x/?a=/[b] http://x/[a:b]/"},
