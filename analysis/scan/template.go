@@ -41,7 +41,8 @@ type Span struct{ Start, End int }
 //     one of those, past the "?" or "#" too, an optional query or fragment
 //     named by a word ("scheme://host[:port]/path?query[#fragment]");
 //   - a path segment that is a bracketed name, a file-based router's
-//     dynamic segment ("/[locale]/blog", "/[...slug]");
+//     dynamic segment ("/[locale]/blog", "/[...slug]"), or a base at the
+//     start of a relative reference ("[preferred]/xerces/c/");
 //   - a bracketed name where a host goes that no IP literal can be
 //     ("https://[your-domain]/api"), or names that are its alternatives
 //     ("ksi+tcp://[ip/dnsname]:3332");
@@ -488,9 +489,13 @@ func optionalQueryPart(s string, i int) (int, bool) {
 // write a dynamic segment: "/[locale]/blog", "/[...slug]", "/[[...path]]",
 // the name standing for the value; so do API references, with a dotted
 // name ("/[google.protobuf.Api.name]"). The segment is the brackets alone,
-// between a "/" and a "/", "?", "#" or the end.
+// between a "/" and a "/", "?", "#" or the end. The first segment of a
+// relative reference is one too, a base the page's server fills in, as
+// Apache's mirror pages write theirs: href="[preferred]/xerces/c/",
+// action="[location]" (a reference cannot start with "[" otherwise,
+// RFC 3986 §4.2).
 func routeSegment(s string, i int) (int, bool) {
-	if i == 0 || s[i-1] != '/' || ipLiteralPlace(s, i) {
+	if i > 0 && s[i-1] != '/' || ipLiteralPlace(s, i) {
 		return 0, false // ("http://[host]/" is where an IP literal goes)
 	}
 	k, open := i, 0
