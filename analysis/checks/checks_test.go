@@ -279,6 +279,8 @@ func TestCodes(t *testing.T) {
 		{name: "template/ellipsis", url: "https://...url.../x", want: nil},
 		{name: "template/host-name", url: "gs://[bucket_name]/x", want: nil},
 		{name: "template/host-name-port", url: "http://[host]:port/x", want: nil},
+		{name: "template/host-alternatives", url: "http://[ip/dnsname]:3332/", want: nil},
+		{name: "template/base", url: "[preferred]/xerces/c/", want: nil},
 		{name: "syntax/ip-literal-botched", url: "http://[fe80]/x", want: []got{
 			{codeRFC1738Unsafe, 7, "[", `unexpected "[" in httpurl: expected hostport (RFC 1738; RFC 3986 allows it)`, ""},
 			{codeSyntax, 12, "]", `unexpected "]" in http-URI › authority › host › IP-literal › IPv6address: expected ":" or "::"`, ""}}},

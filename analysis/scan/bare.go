@@ -620,6 +620,13 @@ scan:
 				if !u.dec && listComma(doc, i, lim) {
 					break scan
 				}
+			case '|':
+				if !u.dec && urlFollows(doc, i, lim) {
+					// url="ksi+tcp://a.example.com|ksi+tcp://b.example.com"
+					// (rsyslog's list of signing services): the
+					// bar separates the items of a list.
+					break scan
+				}
 			case '%':
 				if o.code && !u.dec && !(i+2 < lim && isHex(doc[i+1]) && isHex(doc[i+2])) && printfVerb(doc, i+1, lim) {
 					sc.cut = true
@@ -754,6 +761,14 @@ func listComma(doc []byte, i, lim int) bool {
 			return true
 		}
 	}
+	return urlFollows(doc, i, lim)
+}
+
+// urlFollows reports whether a URL with an authority follows the separator
+// at doc[i], a "," or a "|" that then separates the items of a list of URLs:
+// a scheme shorter than 32 bytes, then "://".
+func urlFollows(doc []byte, i, lim int) bool {
+	k := i + 1
 	if k >= lim || !isAlpha(doc[k]) {
 		return false
 	}

@@ -127,14 +127,18 @@ func TestTSDocEscape(t *testing.T) {
 	})
 }
 
-// TestURLLists: a "," followed by a URL, or by GOPROXY's "direct" or "off",
-// separates the items of a list; any other "," stays in the URL.
+// TestURLLists: a "," or a "|" followed by a URL, or a "," followed by
+// GOPROXY's "direct" or "off", separates the items of a list; any other ","
+// or "|" stays in the URL.
 func TestURLLists(t *testing.T) {
 	runScanCases(t, []scanCase{
 		{"etcd", "plaintext", "--listen-client-urls ⟦http://0.0.0.0:2379⟧,⟦http://127.0.0.1:4001⟧ here", []w{{}, {}}},
 		{"goproxy", "plaintext", "GOPROXY=⟦https://proxy.golang.org⟧,direct and GOPROXY=⟦https://goproxy.io⟧,⟦https://proxy.golang.org⟧,off", []w{{}, {}, {}}},
 		{"string", "javascript", "const goproxy = process.env.GOPROXY ?? '⟦https://proxy.golang.org⟧,direct';", []w{{ctx: Code}}},
 		{"commas stay", "plaintext", "⟦https://a.org/x,y,directory⟧ ⟦https://b.org/?q=a,b,offset⟧ ⟦https://c.org/a,b⟧", []w{{}, {}, {}}},
+		{"pipes", "plaintext", `url="⟦ksi+tcp://u:p@one.example.com⟧|⟦ksi+tcp://u:p@two.example.com⟧"`, []w{{ctx: Quoted}, {}}},
+		{"pipes in html text", "html", "<p>url=”⟦ksi+tcp://a.example.com⟧|⟦ksi+tcp://b.example.com⟧”</p>", []w{{}, {}}},
+		{"pipes stay", "plaintext", "⟦https://a.org/x|y|z/w⟧ ⟦https://b.org/?q=a|b:c⟧", []w{{}, {}}},
 		{"a keyword that does not end the URL", "plaintext", "⟦https://h.org/lights?state=on,off&level=50%⟧ ⟦https://f.org/?stops=nonstop,direct&q=1⟧ ⟦https://e.org/a,off^b⟧", []w{{}, {}, {}}},
 	})
 }

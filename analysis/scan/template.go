@@ -41,9 +41,11 @@ type Span struct{ Start, End int }
 //     one of those, past the "?" or "#" too, an optional query or fragment
 //     named by a word ("scheme://host[:port]/path?query[#fragment]");
 //   - a path segment that is a bracketed name, a file-based router's
-//     dynamic segment ("/[locale]/blog", "/[...slug]");
+//     dynamic segment ("/[locale]/blog", "/[...slug]"), or a base at the
+//     start of a relative reference ("[preferred]/xerces/c/");
 //   - a bracketed name where a host goes that no IP literal can be
-//     ("https://[your-domain]/api");
+//     ("https://[your-domain]/api"), or names that are its alternatives
+//     ("ksi+tcp://[ip/dnsname]:3332");
 //   - printf and Python format verbs where they are not an escape and end a
 //     word ("%s", "%d/", "%v", "%(name)s", "%1$s"; not "100%done", a bad
 //     escape).
@@ -437,7 +439,9 @@ func optionalPart(s string, i int, synopsis bool) (end int, optional, ok bool) {
 // maxPlaceholder bytes. Placeholders asks it only where a host goes
 // (hostPlace) or right after a placeholder that began there: after the "]"
 // of a path's own brackets ("/items[0][name]") or a "//" inside a path, a
-// bracketed name is the path's, for the syntax check to judge and fix.
+// bracketed name is the path's, for the syntax check to judge and fix. A
+// "/" before a letter separates alternatives ("ksi+tcp://[ip/dnsname]:3332",
+// rsyslog's): no IP literal holds one.
 func hostPlaceholder(s string, i int) (int, bool) {
 	if i+1 >= len(s) || !isAlpha(s[i+1]) {
 		return 0, false
@@ -445,6 +449,9 @@ func hostPlaceholder(s string, i int) (int, bool) {
 	k, name := i+1, false
 	for ; k < len(s) && k-i <= maxPlaceholder && s[k] != ']'; k++ {
 		c := s[k]
+		if c == '/' && k+1 < len(s) && isAlpha(s[k+1]) {
+			continue
+		}
 		if !isAlnum(c) && c != '_' && c != '-' && c != '.' {
 			return 0, false
 		}
@@ -502,9 +509,13 @@ func hostPlace(s string, i int) bool {
 // write a dynamic segment: "/[locale]/blog", "/[...slug]", "/[[...path]]",
 // the name standing for the value; so do API references, with a dotted
 // name ("/[google.protobuf.Api.name]"). The segment is the brackets alone,
-// between a "/" and a "/", "?", "#" or the end.
+// between a "/" and a "/", "?", "#" or the end. The first segment of a
+// relative reference is one too, a base the page's server fills in, as
+// Apache's mirror pages write theirs: href="[preferred]/xerces/c/",
+// action="[location]" (a reference cannot start with "[" otherwise,
+// RFC 3986 §4.2).
 func routeSegment(s string, i int) (int, bool) {
-	if i == 0 || s[i-1] != '/' || ipLiteralPlace(s, i) {
+	if i > 0 && s[i-1] != '/' || ipLiteralPlace(s, i) {
 		return 0, false // ("http://[host]/" is where an IP literal goes)
 	}
 	k, open := i, 0

@@ -58,6 +58,21 @@ func TestPlaceholders(t *testing.T) {
 		// written in a path), for the syntax check to judge and fix.
 		{"no host placeholders in a path", "https://x.org/items[0][name] http://x.org//[name]x http://x.org/a//[name]"},
 		{"host placeholders after optional parts", "ssh://«[user@]»«[host]»/x mailto:a@«[your-domain]»"},
+		// Alternatives for the host, "/" between names: "[ip/dnsname]"
+		// (rsyslog's KSI signing service).
+		{"host placeholder alternatives", "ksi+tcp://«[ip/dnsname]»:3332 http://«[host/ip]»/x"},
+		{"no host placeholder alternatives", "http://[ip/]/x http://[ip//dns]/ http://[a/1]/ http://[fe80/64]/ http://[::1/64]/"},
+		// A relative reference that starts with a bracketed name is a
+		// base the page's server fills in: Apache's mirror CGI pages
+		// ("[preferred]/xerces/c/", action="[location]").
+		{"base placeholder", "«[preferred]»/xerces/c/3/sources/xerces-c-3.2.4.zip"},
+		{"base placeholder alone", "«[location]»"},
+		{"base placeholder then query", "«[base_url]»?q=1"},
+		{"base placeholder then fragment", "«[base]»#x"},
+		{"base placeholder needs a name", "[1]/x"},
+		{"base placeholder has no spaces", "[a b]/x"},
+		{"base placeholder is a segment", "[preferred]x/"},
+		{"base placeholder starts the reference", "x[preferred]/"},
 		{"route segment at the end", "gs://B/«[NAMESPACE_PATH]»"},
 		{"route segments of the rest", "https://x/«[...slug]»/a/«[[...path]]»?q"},
 		{"not route segments", "http://x/a[b]/ http://x/[b]c/ http://x/[1]/ http://x/?a=/[b] http://x/[a:b]/"},
