@@ -1474,7 +1474,9 @@ func (a *analyzer) rfc1738Syntax(rep []byte) {
 // %5D, which a server decodes to what was written (a query's
 // "filter[name]=x" is "filter%5Bname%5D=x" as HTML forms send it). The
 // brackets the analysis masked (placeholders, router segments) stay. No
-// fix when t0 is no such bracket or the brackets from t0 on do not pair up.
+// fix when t0 is no such bracket, the brackets from t0 on do not pair up,
+// or a pair in the path holds a word (bracketedWord), a placeholder the
+// writer fills in.
 // The fix reaches past the finding's first span: the finding takes in the
 // brackets once verify keeps the fix (spanFixes), and only then, as a
 // refused fix leaves one bracket to blame.
@@ -1495,15 +1497,33 @@ func (a *analyzer) bracketFix(t0 int) []fix {
 	}
 	var edits []edit
 	depth := 0
+	open := -1 // the last "[" met
+	path := strings.IndexAny(s[from:], "?#")
+	if path < 0 {
+		path = len(s)
+	} else {
+		path += from
+	}
 	for k := t0; k < len(s) && depth >= 0; k++ {
 		switch {
 		case s[k] != '[' && s[k] != ']' || a.isMasked(k):
 		case s[k] == '[':
 			edits = append(edits, edit{k, k + 1, "%5B"})
 			depth++
+			open = k
 		default:
+			if open >= 0 && k < path && (open == 0 || s[open-1] != ']') && bracketedWord(s[open+1:k]) {
+				// "gs://a/b/c.[extension]", "a_[trg]_x.txt": a
+				// word in brackets in a path names what the writer
+				// means to fill in, and encoding it is not what he
+				// meant. A query's "filter[name]" is the query's
+				// syntax, and so is a chain of them in a path
+				// ("items[0][name]").
+				return nil
+			}
 			edits = append(edits, edit{k, k + 1, "%5D"})
 			depth--
+			open = -1
 		}
 	}
 	if depth != 0 {
@@ -1513,6 +1533,22 @@ func (a *analyzer) bracketFix(t0 int) []fix {
 		return nil
 	}
 	return []fix{{msg: `percent-encode "[" and "]" as %5B and %5D`, edits: a.edits(edits...)}}
+}
+
+// bracketedWord reports whether w, the text between a "[" and its "]", is
+// a word: letters, "_" and "-", two letters at least ("extension", "trg",
+// "creation-timestamp"), not an index ("1") or a letter ("b").
+func bracketedWord(w string) bool {
+	letters := 0
+	for i := 0; i < len(w); i++ {
+		switch c := w[i]; {
+		case 'a' <= c|0x20 && c|0x20 <= 'z':
+			letters++
+		case c != '_' && c != '-':
+			return false
+		}
+	}
+	return letters >= 2
 }
 
 func chainHas(se *grammar.SyntaxError, name string) bool {

@@ -323,6 +323,16 @@ func TestCodes(t *testing.T) {
 		// its brackets are encoded with the others.
 		{name: "syntax/bracket-pairs-in-path", url: "https://x.org/items[0][name]", want: []got{
 			{codeSyntax, 19, "[0][name]", `unexpected "[" in httpsurl › hpath › hsegment: expected unreserved, ";", ":", "@", "&", "=", escape, "/", "?" or end of input`, "https://x.org/items%5B0%5D%5Bname%5D"}}},
+		// A word in brackets in a path is what the writer fills in: still
+		// a syntax error, but no fix encodes it.
+		{name: "syntax/bracketed-word-in-path", url: "gs://a/b/c.[extension]", want: []got{
+			{codeSyntax, 11, "[", `unexpected "[" in genericurl › schemepart › ip-schemepart › urlpath: expected unreserved, reserved, escape or end of input`, ""}}},
+		{name: "syntax/bracketed-word-in-file-name", url: "https://x.org/a_[trg]_errors.txt", want: []got{
+			{codeSyntax, 16, "[", `unexpected "[" in httpsurl › hpath › hsegment: expected unreserved, ";", ":", "@", "&", "=", escape, "/", "?" or end of input`, ""}}},
+		{name: "syntax/bracketed-word-in-query", url: "https://x.org/s?filter[name]=x", want: []got{
+			{codeSyntax, 22, "[name]", `unexpected "[" in httpsurl › search: expected unreserved, ";", ":", "@", "&", "=", escape or end of input`, "https://x.org/s?filter%5Bname%5D=x"}}},
+		{name: "syntax/bracketed-letter-in-path", url: "https://x.org/a[b]", want: []got{
+			{codeSyntax, 15, "[b]", `unexpected "[" in httpsurl › hpath › hsegment: expected unreserved, ";", ":", "@", "&", "=", escape, "/", "?" or end of input`, "https://x.org/a%5Bb%5D"}}},
 		{name: "fragment-route", url: "https://matrix.to/#/#jsdom:matrix.org", want: nil},
 		{name: "fragment-route/hashbang", url: "https://x.org/#!/a#b", want: nil},
 		{name: "fragment-route/snippet-revision", url: "https://playground.babylonjs.com/#T7N8Y0#12", want: nil},
