@@ -41,7 +41,7 @@ type scanner struct {
 	rawText int // the length of the texts sorted fills in, at most
 
 	// cut: the last bareURL stopped at a template placeholder of a string
-	// literal (Candidate.Continued).
+	// literal, or a backslash that ends its line (Candidate.Continued).
 	cut bool
 
 	// cr is the first "\r" at or after crFrom (len(doc) if none), once
@@ -681,6 +681,14 @@ trim:
 			// (JSON in a string literal, as a generated doc comment shows
 			// it: \\"https://oauth2.googleapis.com/token\\").
 			escapedQuote = true
+		case u.r == '\\' && !u.dec && u.end < len(doc) && (doc[u.end] == '\n' || doc[u.end] == '\r'):
+			// A backslash that ends its line continues the line: a
+			// comment's, a raw string's, a Makefile's (a hard line
+			// break in Markdown, CommonMark §6.7), where a URL too long
+			// for its line is wrapped ("# from http://x.org/tip/1425/\"
+			// then "# working-with-constraints/"). It is no URL text,
+			// and the URL goes on past it: its end is not the URL's.
+			sc.cut = true
 		case u.r == '\'' && quotes%2 == 1:
 			quotes--
 		case u.r == '…':

@@ -163,3 +163,22 @@ func TestLinkTagNotAcrossBlankLine(t *testing.T) {
 		{"blank line", "markdown", "{@link\n\n⟦https://a.org/x|y⟧", []w{{}}},
 	})
 }
+
+// TestLineContinuation: a backslash that ends its line continues the line
+// (a comment's, a raw string's, a Makefile's; a hard line break in
+// Markdown), as a URL too long for the line is wrapped ("# from
+// http://www.mssqltips.com/sqlservertip/1425/\" then "# working-with-…/"):
+// it is not URL text, and the URL, which goes on past it, is Continued. A
+// backslash inside a line stays, to be reported.
+func TestLineContinuation(t *testing.T) {
+	runScanCases(t, []scanCase{
+		{"comment", "python", "# from ⟦http://www.mssqltips.com/sqlservertip/1425/⟧\\\n# working-with-default-constraints/\n",
+			[]w{{ctx: Code, cont: true}}},
+		{"crlf", "ruby", "# see ⟦https://a.org/x⟧\\\r\n#   #anchor\r\n", []w{{ctx: Code, cont: true}}},
+		{"raw docstring", "python", "r\"\"\"Read <⟦https://www.oasis-open.org/⟧\\\n    committees/x.pdf>`_.\"\"\"",
+			[]w{{ctx: Code, cont: true}}},
+		{"plain text", "plaintext", "⟦https://a.org/a⟧\\\nb", []w{{cont: true}}},
+		{"inside a line", "python", "# ⟦http://a.org/x\\y⟧ ⟦http://b.org/x\\⟧ z\n", []w{{ctx: Code}, {ctx: Code}}},
+		{"decoded in a string", "python", "s = \"⟦http://a.org/x⟧\\\nb\"", []w{{ctx: Code}}},
+	})
+}

@@ -221,7 +221,9 @@ type Candidate struct {
 	// program completes: a template placeholder cut it ("http://u:p@{host}/x"
 	// is checked up to "@"), or the literal is concatenated with what
 	// follows it ('http://user@' + host). Its end is not the URL's: what
-	// the URL lacks there (a host after "@") is the program's to add.
+	// the URL lacks there (a host after "@") is the program's to add. So
+	// is a URL that a backslash ending its line wraps onto the next line
+	// ("# see http://x.org/a/\" then "# b/"), in code or text.
 	Continued bool
 }
 
