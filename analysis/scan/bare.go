@@ -433,6 +433,11 @@ func (sc *scanner) bareAt(i, j, b int, o bareOpts) (int, bool) {
 	if !ok {
 		return 0, false
 	}
+	if roleForHost(doc, colon, b) {
+		// "https://:code:`<resource-name>`.api.cognitiveservices.azure.com":
+		// reStructuredText markup stands for the host; a form of URLs.
+		return 0, false
+	}
 	if linkTagBefore(doc, i) {
 		// "{@link https://x.org/a|the text}": JSDoc's "|" (and the
 		// "}" that closes the tag) end the URL; what follows is the
@@ -465,6 +470,28 @@ func (sc *scanner) bareAt(i, j, b int, o bareOpts) (int, bool) {
 		sc.cands[n].Continued = true
 	}
 	return q.end, true
+}
+
+// maxRoleName bounds the name of a reStructuredText role that roleForHost
+// looks for.
+const maxRoleName = 32
+
+// roleForHost reports whether the "://" at doc[colon] is followed by
+// reStructuredText's interpreted text with a role (":code:`", ":samp:`"),
+// as Azure's generated docstrings write a form of URLs:
+// "https://:code:`<resource-name>`.api.cognitiveservices.azure.com". No host
+// starts with ":" (RFC 3986 §3.2.2), nor does a port hold a letter and then
+// a "`" (§3.2.3): the markup stands for the host.
+func roleForHost(doc []byte, colon, b int) bool {
+	k := colon + 4
+	if k >= b || !hasPrefix(doc[colon:b], "://:") || !isAlpha(doc[k]) {
+		return false
+	}
+	n := k
+	for k < b && k-n < maxRoleName && (isAlnum(doc[k]) || doc[k] == '-' || doc[k] == '_' || doc[k] == '.') {
+		k++
+	}
+	return hasPrefix(doc[k:b], ":`")
 }
 
 // escapeLetterAt reports whether doc[i] is the letter of a backslash

@@ -182,3 +182,16 @@ func TestLineContinuation(t *testing.T) {
 		{"decoded in a string", "python", "s = \"⟦http://a.org/x⟧\\\nb\"", []w{{ctx: Code}}},
 	})
 }
+
+// TestRoleForHost: reStructuredText's interpreted text with a role right
+// after "//" stands for the host ("https://:code:`<resource-name>`.api.
+// cognitiveservices.azure.com", Azure's generated docstrings): the URL is
+// a form, not one to check. An empty host before anything else is URL text.
+func TestRoleForHost(t *testing.T) {
+	runScanCases(t, []scanCase{
+		{"docstring", "python", "\"\"\"Endpoint (e.g. https://:code:`<resource-name>`.api.cognitiveservices.azure.com). Required.\"\"\"", nil},
+		{"two roles", "python", "# https://:code:`<clusterName>`.:code:`<regionName>`.kusto.windows.net.\n", nil},
+		{"plain text", "plaintext", "https://:code:`<name>`.search.windows.net,", nil},
+		{"not a role", "python", "# ⟦https://:code/x⟧ ⟦https://:80/x⟧ ⟦https://:a:b⟧`\n", []w{{ctx: Code}, {ctx: Code}, {ctx: Code}}},
+	})
+}
