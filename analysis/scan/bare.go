@@ -627,6 +627,10 @@ scan:
 					// format or URI-template placeholder.
 					if i > colon+1 && !lastDec(i) && (doc[i-1] == '$' || doc[i-1] == '#') {
 						i--
+					} else if o.mode == decString && i > colon+2 && doc[i-1] == 'N' && doc[i-2] == '\\' && !lastDec(i-1) {
+						// "\N{COMET}" names a character (Python):
+						// not one to look up here, and no URL text.
+						i -= 2
 					}
 					sc.cut = true
 					break scan

@@ -195,3 +195,19 @@ func TestRoleForHost(t *testing.T) {
 		{"not a role", "python", "# ⟦https://:code/x⟧ ⟦https://:80/x⟧ ⟦https://:a:b⟧`\n", []w{{ctx: Code}, {ctx: Code}, {ctx: Code}}},
 	})
 }
+
+// TestNamedEscape: Python's "\N{COMET}" in a string literal names a
+// character the scanner does not look up; the URL is cut before it, as at
+// the "{" of a placeholder, and Continued. An escaped backslash before
+// "N{" is a character of the URL; so is the backslash of a raw string,
+// which the "{" cuts after.
+func TestNamedEscape(t *testing.T) {
+	runScanCases(t, []scanCase{
+		{"host", "python", `iri2uri("http://\N{COMET}.com/\N{COMET}")`, nil},
+		{"query", "python", `iri2uri("⟦http://bitworking.org/?fred=⟧\N{COMET}")`, []w{{ctx: Code, cont: true}}},
+		{"spaced name", "python", `u"⟦http://a.org/caf⟧\N{LATIN SMALL LETTER E WITH ACUTE}"`, []w{{ctx: Code, cont: true}}},
+		{"escaped backslash", "python", `"⟦http://a.org/\\N⟧{x}"`, []w{{ctx: Code, cont: true, text: `http://a.org/\N`,
+			offs: []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 15}}}},
+		{"raw string", "python", `r"⟦http://a.org/\N⟧{COMET}"`, []w{{ctx: Code, cont: true}}},
+	})
+}

@@ -138,7 +138,8 @@
 //     attribute is set; listing, literal, passthrough and comment blocks,
 //     literal paragraphs, passthroughs and cross references are skipped.
 //   - In string literals of code, a template placeholder ("{", "${", "#{",
-//     a printf verb, "{{") ends a URL, and an escape sequence is decoded:
+//     a printf verb, "{{") ends a URL, as does Python's "\N{NAME}", a
+//     character by name, and an escape sequence is decoded:
 //     there the rest is filled in by the program (concatenated, formatted),
 //     and the literal part before it is what the writer typed. Such a URL,
 //     and one that runs to the end of a literal concatenated with what
