@@ -1087,7 +1087,8 @@ var placeholderHosts = map[string]bool{
 // examplePassword reports whether the password text[p0:p1] of a URL whose
 // host is host is an example, not a secret to warn about: a placeholder (a
 // template, "<password>", "$PASSWORD"), a placeholder word ("password",
-// "xxxx", "token", "foo"), or any password of a URL to a host reserved for
+// "xxxx", "token", "foo"), the published password of Oracle's sample
+// account ("scott:tiger"), or any password of a URL to a host reserved for
 // examples and tests (RFC 2606, RFC 6761: example.com, .example, .test,
 // .invalid, localhost) or to a placeholder host ("host", "hostname"), or
 // of a URL whose port is a word ("host:port": the form of a
@@ -1102,6 +1103,13 @@ func (a *analyzer) examplePassword(p0, p1 int, host string) bool {
 		}
 	}
 	if placeholderPasswords[strings.ToLower(a.text[p0:p1])] {
+		return true
+	}
+	if strings.EqualFold(a.text[a.auth.start:p0-1], "scott") && strings.EqualFold(a.text[p0:p1], "tiger") {
+		// Oracle's sample schema, user SCOTT and password TIGER, which
+		// the database ships and its manuals publish: the password of
+		// every example of a database URL in SQLAlchemy's documentation
+		// ("oracle://scott:tiger@dsn"), no secret to anyone.
 		return true
 	}
 	host = strings.TrimSuffix(strings.ToLower(host), ".")

@@ -217,6 +217,14 @@ func TestCodes(t *testing.T) {
 		{name: "credentials/metasyntactic-upper", url: "ftp://u:Bar@ftp.corp.internal/", want: nil},
 		{name: "credentials/metasyntactic-in-a-word", url: "ftp://u:foo1@ftp.corp.internal/", want: []got{
 			{codeCredentials, 8, "foo1", "password in the url: whoever sees the url can read it", ""}}},
+		// Oracle's sample schema, SCOTT/TIGER, is published: SQLAlchemy's
+		// documentation writes "oracle://scott:tiger@dsn".
+		{name: "credentials/sample-schema", url: "ftp://scott:tiger@db.corp.internal/", want: nil},
+		{name: "credentials/sample-schema-upper", url: "ftp://SCOTT:TIGER@db.corp.internal/", want: nil},
+		{name: "credentials/sample-schema-other-user", url: "ftp://bob:tiger@db.corp.internal/", want: []got{
+			{codeCredentials, 10, "tiger", "password in the url: whoever sees the url can read it", ""}}},
+		{name: "credentials/sample-schema-other-password", url: "ftp://scott:tiger5@db.corp.internal/", want: []got{
+			{codeCredentials, 12, "tiger5", "password in the url: whoever sees the url can read it", ""}}},
 		// git's documentation of http.proxy: the port is a word, the URL a form.
 		{name: "credentials/form", url: "ftp://login-on-proxy:passwd-on-proxy@proxy-host.com:port", want: nil},
 		{name: "credentials/digit-port", url: "ftp://login:hunter2@proxy-host.com:8080", want: []got{

@@ -41,7 +41,7 @@ type scanner struct {
 	rawText int // the length of the texts sorted fills in, at most
 
 	// cut: the last bareURL stopped at a template placeholder of a string
-	// literal (Candidate.Continued).
+	// literal, or a backslash that ends its line (Candidate.Continued).
 	cut bool
 
 	// cr is the first "\r" at or after crFrom (len(doc) if none), once
@@ -433,6 +433,11 @@ func (sc *scanner) bareAt(i, j, b int, o bareOpts) (int, bool) {
 	if !ok {
 		return 0, false
 	}
+	if roleForHost(doc, colon, b) {
+		// "https://:code:`<resource-name>`.api.cognitiveservices.azure.com":
+		// reStructuredText markup stands for the host; a form of URLs.
+		return 0, false
+	}
 	if linkTagBefore(doc, i) {
 		// "{@link https://x.org/a|the text}": JSDoc's "|" (and the
 		// "}" that closes the tag) end the URL; what follows is the
@@ -465,6 +470,28 @@ func (sc *scanner) bareAt(i, j, b int, o bareOpts) (int, bool) {
 		sc.cands[n].Continued = true
 	}
 	return q.end, true
+}
+
+// maxRoleName bounds the name of a reStructuredText role that roleForHost
+// looks for.
+const maxRoleName = 32
+
+// roleForHost reports whether the "://" at doc[colon] is followed by
+// reStructuredText's interpreted text with a role (":code:`", ":samp:`"),
+// as Azure's generated docstrings write a form of URLs:
+// "https://:code:`<resource-name>`.api.cognitiveservices.azure.com". No host
+// starts with ":" (RFC 3986 §3.2.2), nor does a port hold a letter and then
+// a "`" (§3.2.3): the markup stands for the host.
+func roleForHost(doc []byte, colon, b int) bool {
+	k := colon + 4
+	if k >= b || !hasPrefix(doc[colon:b], "://:") || !isAlpha(doc[k]) {
+		return false
+	}
+	n := k
+	for k < b && k-n < maxRoleName && (isAlnum(doc[k]) || doc[k] == '-' || doc[k] == '_' || doc[k] == '.') {
+		k++
+	}
+	return hasPrefix(doc[k:b], ":`")
 }
 
 // escapeLetterAt reports whether doc[i] is the letter of a backslash
@@ -600,6 +627,10 @@ scan:
 					// format or URI-template placeholder.
 					if i > colon+1 && !lastDec(i) && (doc[i-1] == '$' || doc[i-1] == '#') {
 						i--
+					} else if o.mode == decString && i > colon+2 && doc[i-1] == 'N' && doc[i-2] == '\\' && !lastDec(i-1) {
+						// "\N{COMET}" names a character (Python):
+						// not one to look up here, and no URL text.
+						i -= 2
 					}
 					sc.cut = true
 					break scan
@@ -681,6 +712,14 @@ trim:
 			// (JSON in a string literal, as a generated doc comment shows
 			// it: \\"https://oauth2.googleapis.com/token\\").
 			escapedQuote = true
+		case u.r == '\\' && !u.dec && u.end < len(doc) && (doc[u.end] == '\n' || doc[u.end] == '\r'):
+			// A backslash that ends its line continues the line: a
+			// comment's, a raw string's, a Makefile's (a hard line
+			// break in Markdown, CommonMark §6.7), where a URL too long
+			// for its line is wrapped ("# from http://x.org/tip/1425/\"
+			// then "# working-with-constraints/"). It is no URL text,
+			// and the URL goes on past it: its end is not the URL's.
+			sc.cut = true
 		case u.r == '\'' && quotes%2 == 1:
 			quotes--
 		case u.r == '…':

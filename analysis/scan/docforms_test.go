@@ -163,3 +163,51 @@ func TestLinkTagNotAcrossBlankLine(t *testing.T) {
 		{"blank line", "markdown", "{@link\n\n⟦https://a.org/x|y⟧", []w{{}}},
 	})
 }
+
+// TestLineContinuation: a backslash that ends its line continues the line
+// (a comment's, a raw string's, a Makefile's; a hard line break in
+// Markdown), as a URL too long for the line is wrapped ("# from
+// http://www.mssqltips.com/sqlservertip/1425/\" then "# working-with-…/"):
+// it is not URL text, and the URL, which goes on past it, is Continued. A
+// backslash inside a line stays, to be reported.
+func TestLineContinuation(t *testing.T) {
+	runScanCases(t, []scanCase{
+		{"comment", "python", "# from ⟦http://www.mssqltips.com/sqlservertip/1425/⟧\\\n# working-with-default-constraints/\n",
+			[]w{{ctx: Code, cont: true}}},
+		{"crlf", "ruby", "# see ⟦https://a.org/x⟧\\\r\n#   #anchor\r\n", []w{{ctx: Code, cont: true}}},
+		{"raw docstring", "python", "r\"\"\"Read <⟦https://www.oasis-open.org/⟧\\\n    committees/x.pdf>`_.\"\"\"",
+			[]w{{ctx: Code, cont: true}}},
+		{"plain text", "plaintext", "⟦https://a.org/a⟧\\\nb", []w{{cont: true}}},
+		{"inside a line", "python", "# ⟦http://a.org/x\\y⟧ ⟦http://b.org/x\\⟧ z\n", []w{{ctx: Code}, {ctx: Code}}},
+		{"decoded in a string", "python", "s = \"⟦http://a.org/x⟧\\\nb\"", []w{{ctx: Code}}},
+	})
+}
+
+// TestRoleForHost: reStructuredText's interpreted text with a role right
+// after "//" stands for the host ("https://:code:`<resource-name>`.api.
+// cognitiveservices.azure.com", Azure's generated docstrings): the URL is
+// a form, not one to check. An empty host before anything else is URL text.
+func TestRoleForHost(t *testing.T) {
+	runScanCases(t, []scanCase{
+		{"docstring", "python", "\"\"\"Endpoint (e.g. https://:code:`<resource-name>`.api.cognitiveservices.azure.com). Required.\"\"\"", nil},
+		{"two roles", "python", "# https://:code:`<clusterName>`.:code:`<regionName>`.kusto.windows.net.\n", nil},
+		{"plain text", "plaintext", "https://:code:`<name>`.search.windows.net,", nil},
+		{"not a role", "python", "# ⟦https://:code/x⟧ ⟦https://:80/x⟧ ⟦https://:a:b⟧`\n", []w{{ctx: Code}, {ctx: Code}, {ctx: Code}}},
+	})
+}
+
+// TestNamedEscape: Python's "\N{COMET}" in a string literal names a
+// character the scanner does not look up; the URL is cut before it, as at
+// the "{" of a placeholder, and Continued. An escaped backslash before
+// "N{" is a character of the URL; so is the backslash of a raw string,
+// which the "{" cuts after.
+func TestNamedEscape(t *testing.T) {
+	runScanCases(t, []scanCase{
+		{"host", "python", `iri2uri("http://\N{COMET}.com/\N{COMET}")`, nil},
+		{"query", "python", `iri2uri("⟦http://bitworking.org/?fred=⟧\N{COMET}")`, []w{{ctx: Code, cont: true}}},
+		{"spaced name", "python", `u"⟦http://a.org/caf⟧\N{LATIN SMALL LETTER E WITH ACUTE}"`, []w{{ctx: Code, cont: true}}},
+		{"escaped backslash", "python", `"⟦http://a.org/\\N⟧{x}"`, []w{{ctx: Code, cont: true, text: `http://a.org/\N`,
+			offs: []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 15}}}},
+		{"raw string", "python", `r"⟦http://a.org/\N⟧{COMET}"`, []w{{ctx: Code, cont: true}}},
+	})
+}

@@ -100,6 +100,7 @@ func FuzzScan(f *testing.F) {
 		"[a](http://x.com/a b) [b]({{< ref \"x\" >}}) <{{% e %}}> [c][d] [d]\n\n[d]:\n  /d\n  'title\n  more'\n" +
 			"1. a\n   ```\n   x\n2. b\n  > - c\n  >\tlazy\n-\t\tcode\n| a | b |\n| - | - |\n",
 		"regexp.MustCompile(\n\t`^(oci://[^:]+)`) re.compile(r'https://x') Regex::new(r#\"h://[^/]\"#) (\"http://a\") .(\"b://c\")",
+		"# see http://a.org/x\\\r\n# y\n\"http://\\N{COMET}.com/?q=\\\\N{A}\" https://:code:`<n>`.x.com h://u:p@h:port/db[?k=v&k=v...]\\",
 	}
 	for _, s := range seeds {
 		for l := range fuzzLanguages {

@@ -138,7 +138,8 @@
 //     attribute is set; listing, literal, passthrough and comment blocks,
 //     literal paragraphs, passthroughs and cross references are skipped.
 //   - In string literals of code, a template placeholder ("{", "${", "#{",
-//     a printf verb, "{{") ends a URL, and an escape sequence is decoded:
+//     a printf verb, "{{") ends a URL, as does Python's "\N{NAME}", a
+//     character by name, and an escape sequence is decoded:
 //     there the rest is filled in by the program (concatenated, formatted),
 //     and the literal part before it is what the writer typed. Such a URL,
 //     and one that runs to the end of a literal concatenated with what
@@ -221,7 +222,9 @@ type Candidate struct {
 	// program completes: a template placeholder cut it ("http://u:p@{host}/x"
 	// is checked up to "@"), or the literal is concatenated with what
 	// follows it ('http://user@' + host). Its end is not the URL's: what
-	// the URL lacks there (a host after "@") is the program's to add.
+	// the URL lacks there (a host after "@") is the program's to add. So
+	// is a URL that a backslash ending its line wraps onto the next line
+	// ("# see http://x.org/a/\" then "# b/"), in code or text.
 	Continued bool
 }
 

@@ -33,7 +33,7 @@ type Span struct{ Start, End int }
 //   - glob ranges, as curl and shells expand them: "[1-100]", "[a-z]",
 //     "[001-120:10]";
 //   - optional parts as a synopsis brackets them, before any "?" or "#":
-//     "[user@]" (after "//"), "[:port]", "[/path]", "[[:#]port]",
+//     "[user@]" (after "//"), "[:port]", "[/path]", "[?query]", "[[:#]port]",
 //     "[,host:port]", and after one of those any bracketed text but an IP
 //     literal ("~[user]"), as git's, Vim's and OpenStack's documentation
 //     write the forms of a URL ("ssh://[user@]host.xz[:port]/~[user]/path/",
@@ -386,8 +386,9 @@ func globRange(s string, i int) (int, bool) {
 // form at s[i] == '[', as synopses write them: bracketed text, brackets
 // nested, no space, closed within maxPlaceholder bytes, that is an
 // optional userinfo where one goes (optionalUserinfo: "[user@]",
-// "[user[:password]@]"), starts with ":" or "/"
-// and a letter ("[:port]", "host:port[/path]"), starts with another bracket
+// "[user[:password]@]"), starts with ":", "/" or "?" and a letter
+// ("[:port]", "host:port[/path]", "host:port/dbname[?key=value&key=value...]",
+// SQLAlchemy's connect strings), starts with another bracket
 // ("[[:#]port]") or a comma (a repeated part: "port[,[user@]host:port]"),
 // or is a word before an "@" ("[user]@host", Vim's netrw help; an IP
 // literal is never followed by one); it reports whether the brackets were
@@ -419,7 +420,7 @@ func optionalPart(s string, i int, synopsis bool) (end int, optional, ok bool) {
 	switch {
 	case optionalUserinfo(s, i, body),
 		k+1 < len(s) && s[k+1] == '@' && body != "" && isAlpha(body[0]) && strings.Trim(body, wordChars) == "",
-		len(body) >= 2 && (body[0] == ':' || body[0] == '/') && isAlpha(body[1]),
+		len(body) >= 2 && (body[0] == ':' || body[0] == '/' || body[0] == '?') && isAlpha(body[1]),
 		len(body) >= 2 && (body[0] == '[' || body[0] == ','):
 		return k + 1, true, true
 	case synopsis && body != "" && !ipLiteralPlace(s, i):

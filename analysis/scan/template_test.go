@@ -91,6 +91,11 @@ func TestPlaceholders(t *testing.T) {
 		{"ipv6 literals are no synopsis", "http://[::1]:80/ http://[fe80::1%25en0]/ http://[v1.x]/ http://[::ffff:1.2.3.4]/"},
 		{"synopsis optional fragment after the query", "scheme://host«[:port]»/path?query«[#fragment]»"},
 		{"synopsis optional query and fragment", "http://host«[:port]»/path«[?query]»«[#fragment]»"},
+		// An optional query is bracketed with no optional part before it
+		// (SQLAlchemy's dialect docs: ":connectstring:
+		// mysql+aiomysql://user:password@host:port/dbname[?key=value&key=value...]").
+		{"synopsis optional query alone", "mysql+aiomysql://user:password@host:port/dbname«[?key=value&key=value...]»"},
+		{"optional query needs a name", "https://x/a[?] https://x/a[?1] https://x/a[? b]"},
 		{"optional fragment only after a synopsis", "https://x/a?q[#b] https://x/a?q[#b]c https://x/a?q[#]"},
 		{"character class in a fragment", "pattern.html#[:alpha:]"},
 		{"query brackets", "https://x/?page[size]=10&filter[name]=a"},
