@@ -20,7 +20,9 @@ type Span struct{ Start, End int }
 //     and Genshi's "${href(page.name, rev=1)}"), "#{host}" (Ruby), braces
 //     nested; shell command substitutions "$(hostname)", parentheses
 //     nested, one left open covering the rest of s; "$HOST" and "$host"
-//     (shell; "$" then a letter or "_" and word characters), "%HOST%"
+//     (shell; "$" then a letter or "_" and word characters), each with the
+//     "$" doubled ("$$request_uri", docker-compose's and make's escape) or
+//     escaped by a backslash ("\$request_uri", a shell's), "%HOST%"
 //     (Windows; upper-case names), "%sveltekit.assets%" where it starts a
 //     word (HTML templates),
 //     Doxygen's "$relpath^" (its templates' path to the output's root);
@@ -103,7 +105,7 @@ func Placeholders(s string) []Span {
 
 // placeholderStart marks the bytes a placeholder can start with: the rest
 // of a URL is skipped a byte at a time without a call.
-var placeholderStart = [256]bool{'{': true, '<': true, '$': true, '#': true, '%': true, '[': true, '.': true, 0xE2: true}
+var placeholderStart = [256]bool{'{': true, '<': true, '$': true, '\\': true, '#': true, '%': true, '[': true, '.': true, 0xE2: true}
 
 // maxPlaceholder bounds the length of the placeholders that must be closed
 // to count (interpolations, URI template expressions, <name> segments,
@@ -143,20 +145,29 @@ func placeholderAt(s string, i int) (int, bool) {
 		}
 		return angleName(s, i)
 	case '$':
-		if len(rest) >= 2 && rest[1] == '{' {
-			return balancedEnd(s, i+2), true
+		if len(rest) >= 2 && rest[1] == '$' {
+			// "$$" is the escape of a "$" where a program substitutes
+			// variables first: docker-compose and Makefiles write
+			// "$$request_uri" for the "$request_uri" that the shell or
+			// nginx they run is to see.
+			if end, ok := dollarPlaceholder(s, i+1); ok {
+				return end, true
+			}
 		}
-		if len(rest) >= 2 && rest[1] == '(' {
-			return parenEnd(s, i+2), true
+		return dollarPlaceholder(s, i)
+	case '\\':
+		// A backslash escapes the "$" of a variable that a shell is
+		// to leave for a later stage (a heredoc writing an nginx
+		// configuration: "proxy_pass http://write:3100\$request_uri;"):
+		// the backslash is no URL text, and the variable a placeholder.
+		if len(rest) >= 3 && rest[1] == '$' && rest[2] == '$' {
+			if end, ok := dollarPlaceholder(s, i+2); ok {
+				return end, true
+			}
 		}
-		end, ok := varName(s, i+1)
-		// Doxygen's header and footer templates end the marker of the
-		// path to the output's root with "^" ("$relpath^tabs.css"; "$"
-		// in Doxygen before 1.8).
-		if ok && s[i+1:end] == "relpath" && end < len(s) && (s[end] == '^' || s[end] == '$') {
-			end++
+		if len(rest) >= 2 && rest[1] == '$' {
+			return dollarPlaceholder(s, i+1)
 		}
-		return end, ok
 	case '#':
 		if len(rest) >= 2 && rest[1] == '{' {
 			return balancedEnd(s, i+2), true
@@ -171,6 +182,26 @@ func placeholderAt(s string, i int) (int, bool) {
 		return formatVerb(s, i)
 	}
 	return 0, false
+}
+
+// dollarPlaceholder returns the end of the shell interpolation at s[i] ==
+// '$': "${HOST}", "$(hostname)" or "$HOST".
+func dollarPlaceholder(s string, i int) (int, bool) {
+	rest := s[i:]
+	if len(rest) >= 2 && rest[1] == '{' {
+		return balancedEnd(s, i+2), true
+	}
+	if len(rest) >= 2 && rest[1] == '(' {
+		return parenEnd(s, i+2), true
+	}
+	end, ok := varName(s, i+1)
+	// Doxygen's header and footer templates end the marker of the
+	// path to the output's root with "^" ("$relpath^tabs.css"; "$"
+	// in Doxygen before 1.8).
+	if ok && s[i+1:end] == "relpath" && end < len(s) && (s[end] == '^' || s[end] == '$') {
+		end++
+	}
+	return end, ok
 }
 
 // actionEnd returns the offset after the close delimiter of a template

@@ -111,6 +111,10 @@ func TestPlaceholders(t *testing.T) {
 		{"command substitution", "http://«$(hostname -f)»:8080/«$(a (b) c)»/x"},
 		{"unclosed command substitution", "http://«$(kubectl»"},
 		{"mako expression", "«${href(page.name, rev=revision.revision_id)}»"},
+		{"escaped dollar", `http://write:3100«\$request_uri»; http://x/«\${HOST}»/y http://x/«\$(hostname)»`},
+		{"doubled dollar", "http://write:3100«$$request_uri»; «$${HOST}»/x «$$(pwd)»/x http://x/$$ http://x/$$1"},
+		{"escaped doubled dollar", `http://write:3100«\$$request_uri»;`},
+		{"backslash not before a variable", `http://x/a\b http://x/\$ http://x/\$1 http://x/\\`},
 		{"js template literal", "https://«${host}»/«${path + '/x'}»?q=«#{a {b} c}»"},
 	}
 	for _, tt := range tests {
