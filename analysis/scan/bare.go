@@ -561,6 +561,38 @@ func linkTagBefore(doc []byte, i int) bool {
 	return false
 }
 
+// maxEscapedLineLook bounds how far before a URL newlineEscape looks for
+// the "\n\n" of a text written with escapes, so that the look costs no more
+// than a constant per URL.
+const maxEscapedLineLook = 2048
+
+// newlineEscape reports whether the "\" at doc[i], in the URL that starts at
+// doc[s], starts a "\n", "\r" or "\t" that a program turns into a line break
+// or a tab, which ends the URL: where the escape is followed by another
+// backslash or by what ends a URL ("http://whois.domaintools.com/<ip>\n\n"),
+// or where the text before the URL on its line breaks a paragraph with
+// "\n\n" or "\n\r\n" ("message = Dear Sir/Madam,\n\n…
+// https://abusix.com/abuse-contact-db\nabusix.com is …", fail2ban's mail
+// actions, which printf "%b" expands; the code that a source map's
+// sourcesContent or a bundle's string holds). A URL never holds a "\" (RFC
+// 3986 §2), so no URL written right is cut; a Windows path written as a
+// file URL ("file:///C:\new", "file:///C:\temp") keeps its backslashes, to
+// be reported.
+func newlineEscape(doc []byte, s, i, lim int) bool {
+	if i+1 >= lim || doc[i+1] != 'n' && doc[i+1] != 'r' && doc[i+1] != 't' {
+		return false
+	}
+	if j := i + 2; j >= lim || doc[j] == '\\' || doc[j] < utf8.RuneSelf && endsURL(rune(doc[j])) {
+		return true
+	}
+	for k := s - 1; k >= 3 && k >= s-maxEscapedLineLook && doc[k] != '\n' && doc[k] != '\r'; k-- {
+		if (doc[k] == 'n' || doc[k] == 'r') && doc[k-1] == '\\' && doc[k-2] == 'n' && doc[k-3] == '\\' {
+			return true
+		}
+	}
+	return false
+}
+
 // bareURL returns the bare URL whose scheme is doc[s:colon], or false when
 // after trimming nothing but punctuation follows the scheme ("http://",
 // "http://.", "http://#" are prose, not URLs to check).
@@ -611,6 +643,9 @@ scan:
 			}
 		}
 		if endsURL(r) || r == quote && quote != 0 {
+			break
+		}
+		if r == '\\' && !u.dec && newlineEscape(doc, s, i, lim) {
 			break
 		}
 		if r == '&' && !u.dec && delimiterRef(doc, i, lim) {

@@ -211,3 +211,26 @@ func TestNamedEscape(t *testing.T) {
 		{"raw string", "python", `r"⟦http://a.org/\N⟧{COMET}"`, []w{{ctx: Code, cont: true}}},
 	})
 }
+
+// TestNewlineEscape: a "\n" (or "\r", "\t") that a program turns into a
+// line break (printf's, JavaScript's) ends the URL before it, where the text is
+// written with such escapes: fail2ban's mail actions and a workflow's
+// github-script write "…abuse-contact-db\nabusix.com is…" and
+// "…/runs/1\n\ncc @team". So it is where the text before the URL on its
+// line breaks a paragraph so ("\n\n"), or where the "\n" is followed by
+// another escape or ends the URL. Elsewhere the backslash stays, to be
+// reported: "file:///C:\new" is a Windows path written wrong.
+func TestNewlineEscape(t *testing.T) {
+	runScanCases(t, []scanCase{
+		{"ini value", "ini", `message = Dear Sir,\n\nSee ⟦https://abusix.com/abuse-contact-db⟧\nabusix.com is not liable.\n`, []w{{ctx: Code}}},
+		{"yaml block", "yaml", "script: |\n  const body = `Failed.\\n\\nRun: ⟦https://github.com/o/r/actions/runs/1⟧\\n\\ncc @team`;\n", []w{{ctx: Code}}},
+		{"another escape follows", "ini", `action = ⟦http://whois.example.com/x⟧\n\n`, []w{{ctx: Code}}},
+		{"ends the line", "ini", "action = ⟦http://whois.example.com/x⟧\\n\nnext = 1\n", []w{{ctx: Code}}},
+		{"plain text", "plaintext", `Hi,\n\nsee ⟦https://a.org/x⟧\nthanks`, []w{{}}},
+		{"crlf escapes", "plaintext", `"/**\r\n * @see ⟦https://doc.example.com/x#y⟧\r\n */\r\n"`, []w{{}}},
+		{"tab escapes", "plaintext", `"x\r\n\r\n// see ⟦https://a.org/x⟧\tfoo"`, []w{{}}},
+		{"tab in a path", "ini", `path = ⟦file:///C:\temp\x⟧`, []w{{ctx: Code}}},
+		{"windows path", "ini", `path = ⟦file:///C:\new\x⟧`, []w{{ctx: Code}}},
+		{"inside a path", "ini", `a = b\nc ⟦http://a.org/x\ny⟧`, []w{{ctx: Code}}},
+	})
+}
