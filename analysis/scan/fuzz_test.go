@@ -101,6 +101,7 @@ func FuzzScan(f *testing.F) {
 			"1. a\n   ```\n   x\n2. b\n  > - c\n  >\tlazy\n-\t\tcode\n| a | b |\n| - | - |\n",
 		"regexp.MustCompile(\n\t`^(oci://[^:]+)`) re.compile(r'https://x') Regex::new(r#\"h://[^/]\"#) (\"http://a\") .(\"b://c\")",
 		"# see http://a.org/x\\\r\n# y\n\"http://\\N{COMET}.com/?q=\\\\N{A}\" https://:code:`<n>`.x.com h://u:p@h:port/db[?k=v&k=v...]\\",
+		"proxy_pass http://w:3100\\$$request_uri; http://x/\\${H}/$$(pwd) m = a\\n\\nb http://a.org/x\\ny http://b.org/\\r\\n\\t file:///C:\\new \\n\\",
 	}
 	for _, s := range seeds {
 		for l := range fuzzLanguages {
