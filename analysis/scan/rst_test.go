@@ -50,6 +50,9 @@ func TestRST(t *testing.T) {
 				{ctx: Link, rel: true, text: "http://b.org/2836(03)6", offs: offs([2]int{0, 17}, [2]int{18, 3}, [2]int{22, 2})},
 				{ctx: Link, rel: true, text: "img_1.png", offs: offs([2]int{0, 3}, [2]int{4, 6})},
 				{ctx: RefDef, rel: true, text: "http://c.org/a b\\c", offs: offs([2]int{0, 14}, [2]int{15, 2}, [2]int{18, 2})}}},
+		// FuzzScan's find: the URI starts at the byte its first backslash
+		// escapes, the backslash going with nothing before it.
+		{"a URI that starts with an escape", "restructuredtext", "__ \\⟦0x⟧\n", []w{{ctx: RefDef, rel: true, text: "0x", offs: offs([2]int{0, 2})}}},
 		{"crlf", "restructuredtext", ".. _a: ⟦http://a.org⟧\r\n\r\nText ⟦http://b.org⟧\r\n", []w{ref, {}}},
 	})
 }

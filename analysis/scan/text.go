@@ -224,6 +224,10 @@ func (sc *scanner) emitURI(p, q int, ctx Context, rel, unescape bool) {
 		}
 		c.Text = string(buf)
 		c.Offsets = append(offs, q)
+		// An escaped byte's offset is its own, the backslash before it
+		// going with the unit before: a URI that starts with an escape
+		// ("\0") starts at the byte it escapes.
+		c.Start = c.Offsets[0]
 		sc.text = buf
 	}
 	sc.cands = append(sc.cands, c)
