@@ -492,6 +492,9 @@ func hostPlaceholder(s string, i int) (int, bool) {
 	if k >= len(s) || s[k] != ']' || !name {
 		return 0, false
 	}
+	if k+1 < len(s) && !strings.ContainsRune("/:.?#[@", rune(s[k+1])) {
+		return 0, false // "http://[host]x/": no host part ends there
+	}
 	if body := s[i+1 : k]; body[0]|0x20 == 'v' {
 		j := 1
 		for j < len(body) && isHex(body[j]) {

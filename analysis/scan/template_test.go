@@ -52,7 +52,7 @@ func TestPlaceholders(t *testing.T) {
 		// host's placeholder; hex digits and dots are an IP literal
 		// botched, IPvFuture one written right.
 		{"host placeholders", "http://«[host]»/path gs://«[bucket_name]»/x https://«[account]».snowflake.com/ https://u@«[your-domain]»:8080/"},
-		{"no host placeholders", "http://[fe80]/x http://[1.2.3.4]/ http://[cafe.d00d]/ http://[v1.fe80]/ http://[::1]/ http://[a b]/ http://[2host]/ http://x/[host]x"},
+		{"no host placeholders", "http://[fe80]/x http://[1.2.3.4]/ http://[cafe.d00d]/ http://[v1.fe80]/ http://[::1]/ http://[a b]/ http://[2host]/ http://x/[host]x http://[host]x/y"},
 		// Past the authority no host goes: a name in brackets after a "]"
 		// or a "//" of the path is the path's (a query's "items[0][name]"
 		// written in a path), for the syntax check to judge and fix.
