@@ -410,7 +410,12 @@ func unhex(b byte) byte {
 }
 
 func isAlnum(b byte) bool {
-	return '0' <= b && b <= '9' || 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z'
+	return '0' <= b && b <= '9' || isAlpha(b)
+}
+
+// isAlpha reports whether b is an ASCII letter.
+func isAlpha(b byte) bool {
+	return 'a' <= b|0x20 && b|0x20 <= 'z'
 }
 
 // isEscape reports whether s[i:] starts with "%" hex hex (RFC 1738 §2.2).
@@ -1127,7 +1132,7 @@ func (a *analyzer) examplePassword(p0, p1 int, host string) bool {
 // allLetters reports whether s is ASCII letters, and not empty.
 func allLetters(s string) bool {
 	for i := 0; i < len(s); i++ {
-		if !('a' <= s[i]|0x20 && s[i]|0x20 <= 'z') {
+		if !isAlpha(s[i]) {
 			return false
 		}
 	}
@@ -1259,7 +1264,7 @@ func (a *analyzer) standIns() []byte {
 // revision: letters and digits, "#", digits ("T7N8Y0#12").
 func snippetRevision(frag string) bool {
 	k := strings.IndexByte(frag, '#')
-	if k <= 0 || k+1 == len(frag) {
+	if k <= 0 {
 		return false
 	}
 	for i := range k {
@@ -1267,12 +1272,7 @@ func snippetRevision(frag string) bool {
 			return false
 		}
 	}
-	for i := k + 1; i < len(frag); i++ {
-		if frag[i] < '0' || frag[i] > '9' {
-			return false
-		}
-	}
-	return true
+	return allDigits(frag[k+1:])
 }
 
 // parseWithStandIns parses rep by parse until it succeeds or fails at a
@@ -1550,7 +1550,7 @@ func bracketedWord(w string) bool {
 	letters := 0
 	for i := 0; i < len(w); i++ {
 		switch c := w[i]; {
-		case 'a' <= c|0x20 && c|0x20 <= 'z':
+		case isAlpha(c):
 			letters++
 		case c != '_' && c != '-':
 			return false
