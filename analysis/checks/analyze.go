@@ -998,9 +998,11 @@ func (a *analyzer) separatorTypos() bool {
 		// "https//host": a scheme that needs "//", then "//" and a host.
 		// A scheme holds no "/", so the name is what comes before the
 		// first "//": one map lookup, not a walk of the schemes for each
-		// relative reference.
-		n := strings.Index(s, "//")
-		if n <= 0 || n > maxSchemeName || len(s) <= n+2 || !authoritySchemes[strings.ToLower(s[:n])] || !hostAt(s, n+2) {
+		// relative reference, and a look at its first bytes only, not a
+		// search of the whole reference for a "//" too far in to follow
+		// a scheme.
+		n := strings.Index(s[:min(len(s), maxSchemeName+2)], "//")
+		if n <= 0 || len(s) <= n+2 || !authoritySchemes[strings.ToLower(s[:n])] || !hostAt(s, n+2) {
 			return false
 		}
 		a.add(finding{start: 0, end: n + 2, code: codeSyntax,
