@@ -509,17 +509,8 @@ func (c Config) Level(code string) Level {
 // end shows. It runs in time linear in the diagnostics and the
 // suppressions, up to a logarithmic factor.
 func (c Config) Apply(sups []scan.Suppression, diags []checks.Diagnostic) []Finding {
-	return c.ApplySuppressed(Suppressed(sups, len(diags), func(i int) (int, string) { return diags[i].Start, diags[i].Code }), diags)
-}
-
-// ApplySuppressed is Apply with the suppressions already decided:
-// suppressed[i] says whether a suppression covers diags[i] (Suppressed). A
-// front end that applies the configuration to a long list in chunks
-// decides the suppressions of the whole list once: deciding them chunk by
-// chunk would sweep every suppression once a chunk.
-func (c Config) ApplySuppressed(suppressed []bool, diags []checks.Diagnostic) []Finding {
 	out := make([]Finding, 0, len(diags))
-	c.Decide(suppressed, len(diags), func(i int) *checks.Diagnostic { return &diags[i] }, func(i int, sev checks.Severity) {
+	c.Decide(suppressedOf(sups, diags), len(diags), func(i int) *checks.Diagnostic { return &diags[i] }, func(i int, sev checks.Severity) {
 		out = append(out, Finding{Diagnostic: diags[i], Severity: sev})
 	})
 	return out
@@ -559,11 +550,17 @@ type Counts [checks.Hint + 1]int
 func CountsOf(findings []Finding) Counts {
 	var n Counts
 	for _, f := range findings {
-		if f.Severity >= checks.Error && f.Severity <= checks.Hint {
-			n[f.Severity]++
-		}
+		n.add(f.Severity)
 	}
 	return n
+}
+
+// add counts a finding of severity sev; one of no severity Level gives is
+// not counted.
+func (n *Counts) add(sev checks.Severity) {
+	if sev >= checks.Error && sev <= checks.Hint {
+		n[sev]++
+	}
 }
 
 // ApplyFirst is Apply for a front end that shows the findings of severity
@@ -575,7 +572,7 @@ func CountsOf(findings []Finding) Counts {
 // Finding that no one was shown took a sixth of a check's time, most of it
 // faults on fresh memory. LimitCounted takes what it returns.
 func (c Config) ApplyFirst(sups []scan.Suppression, diags []checks.Diagnostic, mildest checks.Severity) ([]Finding, Counts) {
-	suppressed := Suppressed(sups, len(diags), func(i int) (int, string) { return diags[i].Start, diags[i].Code })
+	suppressed := suppressedOf(sups, diags)
 	most := len(diags)
 	if limit := c.FindingsLimit(); limit > 0 {
 		most = min(most, limit+1)
@@ -583,14 +580,17 @@ func (c Config) ApplyFirst(sups []scan.Suppression, diags []checks.Diagnostic, m
 	out := make([]Finding, 0, most)
 	var n Counts
 	c.Decide(suppressed, len(diags), func(i int) *checks.Diagnostic { return &diags[i] }, func(i int, sev checks.Severity) {
-		if sev >= checks.Error && sev <= checks.Hint {
-			n[sev]++
-		}
+		n.add(sev)
 		if sev <= mildest && len(out) < most {
 			out = append(out, Finding{Diagnostic: diags[i], Severity: sev})
 		}
 	})
 	return out, n
+}
+
+// suppressedOf is Suppressed of a list of diagnostics.
+func suppressedOf(sups []scan.Suppression, diags []checks.Diagnostic) []bool {
+	return Suppressed(sups, len(diags), func(i int) (int, string) { return diags[i].Start, diags[i].Code })
 }
 
 // Suppressed reports, for each of n diagnostics, whether a suppression of
