@@ -1241,15 +1241,10 @@ func (a *analyzer) standIns() []byte {
 			}
 		}
 	}
-	// A fragment that is a client-side route ("#/room/#urlls:matrix.org",
-	// "#!/a#b", as matrix.to and the hash routers of web applications
-	// write them, or a snippet and its revision, "#T7N8Y0#12", as the
-	// Babylon.js playground writes them) may hold "#": browsers keep it,
-	// and the application reads it. No grammar allows it; the URL works as
-	// written. Under a grammar the user chose (rfc3986, xbnf) the grammar
-	// decides.
-	if h := strings.IndexByte(s, '#'); a.profile == parser.RFC1738 && a.user == nil && h >= 0 &&
-		(strings.HasPrefix(s[h+1:], "/") || strings.HasPrefix(s[h+1:], "!/") || snippetRevision(s[h+1:])) {
+	// A fragment that an application reads (routedFragment) may hold "#":
+	// browsers keep it. No grammar allows it; the URL works as written.
+	// Under a grammar the user chose (rfc3986, xbnf) the grammar decides.
+	if h := strings.IndexByte(s, '#'); a.profile == parser.RFC1738 && a.user == nil && h >= 0 && routedFragment(s[h+1:]) {
 		for i := h + 1; i < len(s); i++ {
 			if s[i] == '#' {
 				rep[i] = '/'
@@ -1260,6 +1255,15 @@ func (a *analyzer) standIns() []byte {
 		rep[i] = lower(rep[i])
 	}
 	return rep
+}
+
+// routedFragment reports whether a fragment is one a web application
+// reads, where a "#" is the application's syntax: a client-side route
+// ("#/room/#urlls:matrix.org", "#!/a#b", as matrix.to and the hash
+// routers of web applications write them) or a snippet and its revision
+// ("#T7N8Y0#12", as the Babylon.js playground writes them).
+func routedFragment(frag string) bool {
+	return strings.HasPrefix(frag, "/") || strings.HasPrefix(frag, "!/") || snippetRevision(frag)
 }
 
 // snippetRevision reports whether a fragment is a snippet's id and its
