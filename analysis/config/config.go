@@ -711,7 +711,7 @@ func (c Config) LimitCounted(first []Finding, all Counts, mildest checks.Severit
 			parts = append(parts, fmt.Sprintf("%d %s", n, name))
 		}
 	}
-	first0 := first[limit]
+	firstHidden := first[limit]
 	hidden := total - limit
 	noun := "findings"
 	if hidden == 1 {
@@ -724,7 +724,7 @@ func (c Config) LimitCounted(first []Finding, all Counts, mildest checks.Severit
 	msg := fmt.Sprintf("%d more %s not shown, from here on (%s): at most %d %s shown per document (maxFindings)",
 		hidden, noun, strings.Join(parts, ", "), limit, shown)
 	return append(out, Finding{
-		Diagnostic: checks.Diagnostic{Start: first0.Start, End: first0.End, Code: checks.TooManyFindings, Message: msg},
+		Diagnostic: checks.Diagnostic{Start: firstHidden.Start, End: firstHidden.End, Code: checks.TooManyFindings, Message: msg},
 		Severity:   sev,
 	})
 }
