@@ -159,14 +159,10 @@ func placeholderAt(s string, i int) (int, bool) {
 		// A backslash escapes the "$" of a variable that a shell is
 		// to leave for a later stage (a heredoc writing an nginx
 		// configuration: "proxy_pass http://write:3100\$request_uri;"):
-		// the backslash is no URL text, and the variable a placeholder.
-		if len(rest) >= 3 && rest[1] == '$' && rest[2] == '$' {
-			if end, ok := dollarPlaceholder(s, i+2); ok {
-				return end, true
-			}
-		}
+		// the backslash is no URL text, and the variable a placeholder,
+		// "$" doubled or not ("\$$request_uri").
 		if len(rest) >= 2 && rest[1] == '$' {
-			return dollarPlaceholder(s, i+1)
+			return placeholderAt(s, i+1)
 		}
 	case '#':
 		if len(rest) >= 2 && rest[1] == '{' {
