@@ -71,28 +71,31 @@ func Placeholders(s string) []Span {
 			continue
 		}
 		end, ok := placeholderAt(s, i)
-		if !ok && s[i] == '[' && partsEnd < 0 {
-			if partsEnd = strings.IndexAny(s, "?#"); partsEnd < 0 {
-				partsEnd = len(s)
+		// atHost: a host's placeholder may start at s[i].
+		atHost := s[i] == '[' && (hostPlace(s, i) || i == hostEnd)
+		if !ok && s[i] == '[' {
+			if partsEnd < 0 {
+				if partsEnd = strings.IndexAny(s, "?#"); partsEnd < 0 {
+					partsEnd = len(s)
+				}
 			}
-		}
-		if !ok && s[i] == '[' && i < partsEnd {
-			var optional bool
-			end, optional, ok = optionalPart(s, i, synopsis)
-			synopsis = synopsis || optional
-			if !ok {
-				end, ok = routeSegment(s, i)
+			if i < partsEnd {
+				var optional bool
+				end, optional, ok = optionalPart(s, i, synopsis)
+				synopsis = synopsis || optional
+				if !ok {
+					end, ok = routeSegment(s, i)
+				}
+				if !ok && atHost {
+					end, ok = hostPlaceholder(s, i)
+				}
+			} else if synopsis {
+				end, ok = optionalQueryPart(s, i)
 			}
-			if !ok && (hostPlace(s, i) || i == hostEnd) {
-				end, ok = hostPlaceholder(s, i)
-			}
-		}
-		if !ok && s[i] == '[' && i >= partsEnd && synopsis {
-			end, ok = optionalQueryPart(s, i)
 		}
 		if ok && end > i {
 			out = append(out, Span{i, end})
-			if s[i] == '[' && (hostPlace(s, i) || i == hostEnd) {
+			if atHost {
 				hostEnd = end
 			}
 			i = end
