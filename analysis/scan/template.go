@@ -483,7 +483,7 @@ func hostPlaceholder(s string, i int) (int, bool) {
 		if c == '/' && k+1 < len(s) && isAlpha(s[k+1]) {
 			continue
 		}
-		if !isAlnum(c) && c != '_' && c != '-' && c != '.' {
+		if !isNameByte(c) {
 			return 0, false
 		}
 		name = name || !isHex(c) && c != '.'
@@ -561,7 +561,7 @@ func routeSegment(s string, i int) (int, bool) {
 		k += 3
 	}
 	n := k
-	for k < len(s) && k-i < maxPlaceholder && (isWordByte(s[k]) || s[k] == '-' || s[k] == '.') {
+	for k < len(s) && k-i < maxPlaceholder && isNameByte(s[k]) {
 		k++
 	}
 	if k == n || !isAlpha(s[n]) {
@@ -620,6 +620,11 @@ var userinfoChar = func() (m [256]bool) {
 func ipLiteralPlace(s string, i int) bool {
 	return i >= 2 && s[i-2:i] == "//" || i >= 1 && (s[i-1] == '@' || s[i-1] == ']')
 }
+
+// isNameByte reports whether c may be in the name of a bracketed
+// placeholder (hostPlaceholder, routeSegment) or a reStructuredText role
+// (roleForHost): a word byte, "-" or ".".
+func isNameByte(c byte) bool { return isWordByte(c) || c == '-' || c == '.' }
 
 // wordChars are the bytes of a bracketed word in a synopsis ("[user]").
 const wordChars = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-"
