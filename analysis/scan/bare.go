@@ -488,7 +488,7 @@ func roleForHost(doc []byte, colon, b int) bool {
 		return false
 	}
 	n := k
-	for k < b && k-n < maxRoleName && (isAlnum(doc[k]) || doc[k] == '-' || doc[k] == '_' || doc[k] == '.') {
+	for k < b && k-n < maxRoleName && isNameByte(doc[k]) {
 		k++
 	}
 	return hasPrefix(doc[k:b], ":`")

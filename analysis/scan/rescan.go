@@ -118,7 +118,7 @@ func (o *Outline) rescanPlain(doc []byte, start, oldEnd, newEnd int) (*Window, b
 	m.inline(w0, w1)
 	m.release()
 	w := &Window{Start: w0, End: w1, OldEnd: w1 - delta, Candidates: sc.sorted(), labels: o.labels,
-		plainLine: true, oldLine: p}
+		oldLine: p}
 	if end-p.start >= minPlainLine {
 		w.plain = []span{{p.start, end}}
 	}
@@ -164,11 +164,11 @@ type Window struct {
 	comments []comment
 	labels   map[string]int
 	plain    []span // the window's plain lines (Outline.plain)
-	// plainLine says the window is inside one plain line (rescanPlain),
-	// oldLine, of the old text: the plain lines it replaces are that
-	// line, by plain (the line moved, or none when it is now too short).
-	plainLine bool
-	oldLine   span
+	// oldLine, when not empty, is the plain line of the old text that the
+	// window is inside (rescanPlain; a plain line is never empty): the
+	// plain lines it replaces are that line, by plain (the line moved, or
+	// none when it is now too short).
+	oldLine span
 }
 
 // Rescan scans doc, the text of o's document after an edit replaced its
@@ -272,11 +272,11 @@ func (o *Outline) Apply(doc []byte, w *Window) (*Outline, []Suppression) {
 
 // splicePlain returns the plain lines of old, an Outline's, after the edit
 // w was scanned for: those before the window, the window's, and those after
-// it moved by delta. A window inside a plain line (plainLine) replaces that
+// it moved by delta. A window inside a plain line (oldLine) replaces that
 // line with its moved self.
 func splicePlain(old []span, w *Window, delta int) []span {
 	a, b := w.Start, w.OldEnd
-	if w.plainLine {
+	if w.oldLine.end > w.oldLine.start {
 		a, b = w.oldLine.start, w.oldLine.end
 	}
 	i := sort.Search(len(old), func(k int) bool { return old[k].end > a })

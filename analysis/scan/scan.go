@@ -63,9 +63,12 @@
 //     comments, string literals) at "&lt;", "&gt;" and "&quot;", HTML
 //     written as text (delimiterRef), and at a "," that separates the
 //     items of a list (listComma: another URL follows, or GOPROXY's
-//     "direct" or "off" ends the list); not at | { } ^ \ [ ] ~, non-ASCII
-//     letters or a bad "%zz", which stay in it to be reported. Then . , :
-//     ; ! ? * _ ~ and "…" are dropped from its end, repeatedly, and "'"
+//     "direct" or "off" ends the list) and a "|" that another URL follows
+//     (urlFollows), and at a "\n", "\r" or "\t" escape that a program
+//     expands into a line break or a tab (newlineEscape); else not at | { }
+//     ^ \ [ ] ~, non-ASCII letters or a bad "%zz", which stay in it to be
+//     reported. Then . , : ; ! ? * _ ~ and "…" are dropped from its end,
+//     repeatedly, and "'"
 //     when unbalanced, and outside Markdown a "|" (a text table's border)
 //     and a "\" before the quotation mark that ends the URL (an escaped
 //     string); a closing ) ] } without its opening partner ends it. In

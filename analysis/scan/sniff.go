@@ -16,11 +16,26 @@ const sniffLimit = 64 << 10
 // InlineLinkRx has it, so "http://[::1]:80/" is an IP literal, not a
 // macro), attribute entries (":toc: left"), block attribute lines
 // ("[source,go]", "[NOTE]") and include and image block macros.
-var asciiDocMarkers = []*regexp.Regexp{
-	regexp.MustCompile(`(?m)\b(?:(?:https?|ftp|irc)://[^\s\[\]]+|(?:linkgit|link|xref|image|footnote|kbd|btn|menu|mailto):[^\s\[\]]*)\[(?:[^\]\n]*\]|\pL[^\]\n]*$)`),
-	regexp.MustCompile(`(?m)^:!?[A-Za-z0-9_][A-Za-z0-9_-]*!?:(?: |$)`),
-	regexp.MustCompile(`(?m)^\[(?:source|listing|literal|verse|quote|NOTE|TIP|IMPORTANT|WARNING|CAUTION|horizontal|glossary)(?:[,\]])`),
-	regexp.MustCompile(`(?m)^(?:include|image|ifdef|ifndef|toc)::\S*\[`),
+//
+// Each comes with a test of what every match of it holds, so that the
+// expression runs only on the lines where it may match: that halves the
+// sniff of a tree's plain text, and finds the same (FuzzAsciiDocSniffLines).
+var asciiDocMarkers = []struct {
+	re       *regexp.Regexp
+	mayMatch func(line []byte) bool
+}{
+	// A macro holds a ":" (and the "[" the line has).
+	{regexp.MustCompile(`(?m)\b(?:(?:https?|ftp|irc)://[^\s\[\]]+|(?:linkgit|link|xref|image|footnote|kbd|btn|menu|mailto):[^\s\[\]]*)\[(?:[^\]\n]*\]|\pL[^\]\n]*$)`),
+		func(line []byte) bool { return bytes.IndexByte(line, ':') >= 0 }},
+	// An attribute entry starts with ":".
+	{regexp.MustCompile(`(?m)^:!?[A-Za-z0-9_][A-Za-z0-9_-]*!?:(?: |$)`),
+		func(line []byte) bool { return line[0] == ':' }},
+	// A block attribute line starts with "[".
+	{regexp.MustCompile(`(?m)^\[(?:source|listing|literal|verse|quote|NOTE|TIP|IMPORTANT|WARNING|CAUTION|horizontal|glossary)(?:[,\]])`),
+		func(line []byte) bool { return line[0] == '[' }},
+	// A block macro holds "::".
+	{regexp.MustCompile(`(?m)^(?:include|image|ifdef|ifndef|toc)::\S*\[`),
+		func(line []byte) bool { return bytes.Contains(line, []byte("::")) }},
 }
 
 // looksLikeAsciiDoc reports whether doc, given as plain text, is AsciiDoc:
@@ -52,34 +67,15 @@ func looksLikeAsciiDoc(doc []byte) bool {
 		if len(line) == 0 || line[0] != ':' && bytes.IndexByte(line, '[') < 0 {
 			continue
 		}
-		for k, re := range asciiDocMarkers {
-			if !markerMayMatch(k, line) {
+		for _, m := range asciiDocMarkers {
+			if !m.mayMatch(line) {
 				continue
 			}
-			n += len(re.FindAllIndex(line, 3-n))
+			n += len(m.re.FindAllIndex(line, 3-n))
 			if n >= 3 {
 				return true
 			}
 		}
 	}
 	return false
-}
-
-// markerMayMatch reports whether the k-th of asciiDocMarkers may match in
-// line, from what every match holds: a macro a ":" (and the "[" the line
-// has), an attribute entry a ":" first, a block attribute line a "["
-// first, a block macro "::". Running an expression only where it may match
-// halves the sniff of a tree's plain text, and finds the same (FuzzAsciiDocSniffLines).
-func markerMayMatch(k int, line []byte) bool {
-	switch k {
-	case 0:
-		return bytes.IndexByte(line, ':') >= 0
-	case 1:
-		return line[0] == ':'
-	case 2:
-		return line[0] == '['
-	case 3:
-		return bytes.Contains(line, []byte("::"))
-	}
-	return true
 }

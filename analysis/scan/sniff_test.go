@@ -16,8 +16,8 @@ func sniffWhole(doc []byte) bool {
 		return false
 	}
 	n := 0
-	for _, re := range asciiDocMarkers {
-		n += len(re.FindAllIndex(head, 3-n))
+	for _, m := range asciiDocMarkers {
+		n += len(m.re.FindAllIndex(head, 3-n))
 		if n >= 3 {
 			return true
 		}

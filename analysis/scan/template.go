@@ -71,28 +71,31 @@ func Placeholders(s string) []Span {
 			continue
 		}
 		end, ok := placeholderAt(s, i)
-		if !ok && s[i] == '[' && partsEnd < 0 {
-			if partsEnd = strings.IndexAny(s, "?#"); partsEnd < 0 {
-				partsEnd = len(s)
+		// atHost: a host's placeholder may start at s[i].
+		atHost := s[i] == '[' && (hostPlace(s, i) || i == hostEnd)
+		if !ok && s[i] == '[' {
+			if partsEnd < 0 {
+				if partsEnd = strings.IndexAny(s, "?#"); partsEnd < 0 {
+					partsEnd = len(s)
+				}
 			}
-		}
-		if !ok && s[i] == '[' && i < partsEnd {
-			var optional bool
-			end, optional, ok = optionalPart(s, i, synopsis)
-			synopsis = synopsis || optional
-			if !ok {
-				end, ok = routeSegment(s, i)
+			if i < partsEnd {
+				var optional bool
+				end, optional, ok = optionalPart(s, i, synopsis)
+				synopsis = synopsis || optional
+				if !ok {
+					end, ok = routeSegment(s, i)
+				}
+				if !ok && atHost {
+					end, ok = hostPlaceholder(s, i)
+				}
+			} else if synopsis {
+				end, ok = optionalQueryPart(s, i)
 			}
-			if !ok && (hostPlace(s, i) || i == hostEnd) {
-				end, ok = hostPlaceholder(s, i)
-			}
-		}
-		if !ok && s[i] == '[' && i >= partsEnd && synopsis {
-			end, ok = optionalQueryPart(s, i)
 		}
 		if ok && end > i {
 			out = append(out, Span{i, end})
-			if s[i] == '[' && (hostPlace(s, i) || i == hostEnd) {
+			if atHost {
 				hostEnd = end
 			}
 			i = end
@@ -159,14 +162,10 @@ func placeholderAt(s string, i int) (int, bool) {
 		// A backslash escapes the "$" of a variable that a shell is
 		// to leave for a later stage (a heredoc writing an nginx
 		// configuration: "proxy_pass http://write:3100\$request_uri;"):
-		// the backslash is no URL text, and the variable a placeholder.
-		if len(rest) >= 3 && rest[1] == '$' && rest[2] == '$' {
-			if end, ok := dollarPlaceholder(s, i+2); ok {
-				return end, true
-			}
-		}
+		// the backslash is no URL text, and the variable a placeholder,
+		// "$" doubled or not ("\$$request_uri").
 		if len(rest) >= 2 && rest[1] == '$' {
-			return dollarPlaceholder(s, i+1)
+			return placeholderAt(s, i+1)
 		}
 	case '#':
 		if len(rest) >= 2 && rest[1] == '{' {
@@ -484,7 +483,7 @@ func hostPlaceholder(s string, i int) (int, bool) {
 		if c == '/' && k+1 < len(s) && isAlpha(s[k+1]) {
 			continue
 		}
-		if !isAlnum(c) && c != '_' && c != '-' && c != '.' {
+		if !isNameByte(c) {
 			return 0, false
 		}
 		name = name || !isHex(c) && c != '.'
@@ -562,7 +561,7 @@ func routeSegment(s string, i int) (int, bool) {
 		k += 3
 	}
 	n := k
-	for k < len(s) && k-i < maxPlaceholder && (isWordByte(s[k]) || s[k] == '-' || s[k] == '.') {
+	for k < len(s) && k-i < maxPlaceholder && isNameByte(s[k]) {
 		k++
 	}
 	if k == n || !isAlpha(s[n]) {
@@ -621,6 +620,11 @@ var userinfoChar = func() (m [256]bool) {
 func ipLiteralPlace(s string, i int) bool {
 	return i >= 2 && s[i-2:i] == "//" || i >= 1 && (s[i-1] == '@' || s[i-1] == ']')
 }
+
+// isNameByte reports whether c may be in the name of a bracketed
+// placeholder (hostPlaceholder, routeSegment) or a reStructuredText role
+// (roleForHost): a word byte, "-" or ".".
+func isNameByte(c byte) bool { return isWordByte(c) || c == '-' || c == '.' }
 
 // wordChars are the bytes of a bracketed word in a synopsis ("[user]").
 const wordChars = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-"
