@@ -288,13 +288,10 @@ type analysis struct {
 	// <base href> with a scheme, or -1; docBase, when not nil, is its
 	// text ("" for none), also for an analysis whose candidates are those
 	// near the cursor only (hoverAnalysis).
-	baseIdx int
-	docBase *string
-	epoch   uint64 // Server.epoch when it was computed: its configuration
-	// configGen is configFiles.gen when it was computed: the configuration
-	// files on disk it was computed under
-	configGen uint64
-	findings  []config.Finding // all of them: the fix-all fixes them all
+	baseIdx  int
+	docBase  *string
+	epoch    uint64           // Server.epoch when it was computed: its configuration
+	findings []config.Finding // all of them: the fix-all fixes them all
 	// kept says, for each of diags, what the configuration made of it:
 	// 0 dropped (off, suppressed, ignored), else its finding's severity
 	// plus one (applyConfig); sups are the suppressions it applied.
@@ -333,20 +330,27 @@ func (s *Server) analyze(ctx context.Context, snap *snapshot, base *analysis) (*
 	st := s.settings
 	epoch := s.epoch
 	s.mu.Unlock()
-	cfg, configGen, cerr := st.configFor(snap.uri, &s.configFiles)
-	s.mu.Lock()
-	changed := configGen > s.configGen
-	s.configGen = max(s.configGen, configGen)
-	s.mu.Unlock()
+	cfg, changed, cerr := st.configFor(snap.uri, &s.configFiles)
 	if changed {
-		s.reanalyseOthers(snap.uri)
+		// A .urlls.json, or a grammar file it names, changed on disk
+		// (another editor, a git checkout): as after a save of one, every
+		// open document is analysed again, this one too, and no analysis
+		// before is the base of one after, or the diagnostics it hands on
+		// would keep the old file's severities, suppressions and checks
+		// beside the new file's. An open document's analysis under way
+		// is cancelled with its generation.
+		s.republishAll()
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		base = nil
 	}
 	lang := language(cfg, snap.uri, snap.languageID)
 	opts := cfg.CheckOptions()
 	text := snap.text.get() // built here, off the request path
 	a := &analysis{gen: snap.gen, version: snap.version, text: text, mapper: snap.lines.get(), lang: lang,
-		epoch: epoch, configGen: configGen, configErr: cerr, opts: opts}
-	if base != nil && (base.epoch != epoch || base.configGen != configGen || base.lang != lang || base.diagStart == nil) {
+		epoch: epoch, configErr: cerr, opts: opts}
+	if base != nil && (base.epoch != epoch || base.lang != lang || base.diagStart == nil) {
 		base = nil // another configuration, language or (unsorted) result: start afresh
 	}
 	var change textChange // from base's text to this one
@@ -660,21 +664,6 @@ func (s *Server) republishAll() {
 	for _, d := range s.docs {
 		d.regenerate()
 		s.schedule(d, 0)
-	}
-}
-
-// reanalyseOthers analyses again every open document but the one at u,
-// after a configuration file changed on disk: their diagnostics are the
-// old configuration's. Their analyses so far are no base for the next,
-// which meet the new configFiles.gen.
-func (s *Server) reanalyseOthers(u protocol.DocumentURI) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for du, d := range s.docs {
-		if du != u && !s.stopping {
-			d.regenerate()
-			s.schedule(d, 0)
-		}
 	}
 }
 

@@ -604,7 +604,7 @@ func (n *nearEdit) analysis(pos protocol.Position) *analysis {
 	// Its text is left nil unless built: a hover reads the candidates,
 	// not the text.
 	a := &analysis{gen: snap.gen, version: snap.version, mapper: n.mapper, lang: pa.lang,
-		plain: n.plain, epoch: pa.epoch, configGen: pa.configGen, opts: pa.opts}
+		plain: n.plain, epoch: pa.epoch, opts: pa.opts}
 	if n.plain {
 		a.candidates = candidatesNear(pa, snap.text, ch, off)
 		return a

@@ -101,13 +101,9 @@ type Server struct {
 	settings settings // client capabilities and configuration
 	stopping bool     // stop has begun: no analysis starts
 	// epoch counts the configuration changes (and saves, when a
-	// .urlls.json is read again): an analysis is the base of the next
-	// only under the same one.
+	// .urlls.json is read again, and .urlls.json files found changed on
+	// disk): an analysis is the base of the next only under the same one.
 	epoch uint64
-	// configGen is the latest configFiles.gen an analysis met: when one
-	// meets a later one, a .urlls.json changed on disk, and the other open
-	// documents are analysed again too (reanalyseOthers).
-	configGen uint64
 
 	// requests in flight, for $/cancelRequest: by idKeyRaw of their id
 	inflightMu sync.Mutex

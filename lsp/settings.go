@@ -127,23 +127,24 @@ func (st *settings) setClient(source string, v any) error {
 // overridden by workspace/configuration. A broken .urlls.json is reported
 // through the error and otherwise ignored, and so, once, is a file ignored
 // as untrusted.
-func (st *settings) configFor(u protocol.DocumentURI, files *configFiles) (config.Config, uint64, error) {
+//
+// changed says that a configuration file it read again (after
+// configFresh) is not the one read before (configFiles.find).
+func (st *settings) configFor(u protocol.DocumentURI, files *configFiles) (config.Config, bool, error) {
 	var file config.Config
+	var changed bool
 	var ferr error
-	var gen uint64
 	if path, ok := filePath(u); ok {
 		dir := filepath.Dir(path)
 		// The stop (the repository's root, found by looking for .git in
 		// every directory upward) only when the cache has no answer: this
 		// runs at every keystroke.
-		file, gen, ferr = files.find(dir+"\x00"+strings.Join(st.folders, "\x00"), dir, func() string { return fileio.ConfigStop(dir, st.folders...) })
+		file, changed, ferr = files.find(dir+"\x00"+strings.Join(st.folders, "\x00"), dir, func() string { return fileio.ConfigStop(dir, st.folders...) })
 	} else if len(st.folders) > 0 {
 		folder := st.folders[0]
-		file, gen, ferr = files.find("\x00"+folder, folder, func() string { return folder })
-	} else {
-		gen = files.generation()
+		file, changed, ferr = files.find("\x00"+folder, folder, func() string { return folder })
 	}
-	return file.Merge(st.initOptions).Merge(st.workspace), gen, ferr
+	return file.Merge(st.initOptions).Merge(st.workspace), changed, ferr
 }
 
 // configFiles remembers the configuration files read for each directory for
@@ -154,12 +155,6 @@ type configFiles struct {
 	mu      sync.Mutex
 	entries map[string]configEntry
 	warned  map[string]bool // the warnings given, each given once
-	// gen counts the configurations found changed on disk when an entry
-	// was read again (another editor, a git checkout): an analysis is the
-	// base of the next only under the same gen (analysis.configGen), or the
-	// diagnostics it hands on would keep the old file's severities,
-	// suppressions and checks beside the new file's.
-	gen uint64
 }
 
 type configEntry struct {
@@ -169,34 +164,28 @@ type configEntry struct {
 	digest [sha256.Size]byte // of the bytes read: the .urlls.json and its grammars (fileio.FindConfigDigest)
 }
 
-// generation returns gen (see configFiles).
-func (c *configFiles) generation() uint64 {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.gen
-}
-
 // configFresh is how long a read configuration file is trusted.
 const configFresh = 2 * time.Second
 
 // find returns the configuration in force in dir, looking no higher than
 // stop(), remembered under key (which must tell apart every dir and stop
-// asked for), and gen as it is with that configuration: read again (after
-// configFresh) and changed, it moves gen first.
-func (c *configFiles) find(key, dir string, stop func() string) (config.Config, uint64, error) {
+// asked for). changed says that it read the files again (after
+// configFresh) and they are not those read before (another editor, a git
+// checkout): by their digest, since a file copied with its time (cp -p,
+// an archive unpacked) or rewritten within the same second at the same
+// size looks unchanged to a stat.
+func (c *configFiles) find(key, dir string, stop func() string) (cfg config.Config, changed bool, err error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	old, had := c.entries[key]
 	if had && time.Since(old.read) < configFresh {
-		return old.cfg, c.gen, old.err
+		return old.cfg, false, old.err
 	}
 	cfg, _, warnings, digest, err := fileio.FindConfigDigest(dir, stop())
 	if c.entries == nil {
 		c.entries = map[string]configEntry{}
 	}
-	if had && digest != old.digest {
-		c.gen++
-	}
+	changed = had && digest != old.digest
 	c.entries[key] = configEntry{cfg: cfg, err: err, read: time.Now(), digest: digest}
 	if err == nil {
 		var fresh []string
@@ -210,10 +199,10 @@ func (c *configFiles) find(key, dir string, stop func() string) (config.Config, 
 			}
 		}
 		if len(fresh) > 0 {
-			return cfg, c.gen, configWarning(strings.Join(fresh, "; "))
+			return cfg, changed, configWarning(strings.Join(fresh, "; "))
 		}
 	}
-	return cfg, c.gen, err
+	return cfg, changed, err
 }
 
 // configWarning is a configuration file ignored, not a broken one: the
