@@ -929,10 +929,6 @@ func (c *checker) checkFileInto(t target, stdin io.Reader, buf *[]byte) fileResu
 	diags := opts.CheckCandidates(r.doc, scanned.Candidates)
 	if c.fix {
 		all := cfg.Apply(scanned.Suppressions, diags)
-		if len(all) == 0 {
-			c.keep(&r, all)
-			return r
-		}
 		fixed, n := applyPreferredFixes(r.doc, all)
 		if n == 0 || bytes.Equal(fixed, r.doc) {
 			c.keep(&r, all)
@@ -983,8 +979,13 @@ func readError(path string, err error) error {
 
 // applyPreferredFixes applies the fix-all of the findings (config.FixAll:
 // the preferred fix of each error and warning whose edits do not overlap
-// another's), and returns the new document and how many fixes it applied.
+// another's), and returns the new document and how many fixes it applied:
+// doc itself when none, not a copy (--fix on a tree whose files have no
+// error or warning copies none of them).
 func applyPreferredFixes(doc []byte, findings []config.Finding) ([]byte, int) {
 	edits, n := config.FixAll(findings)
+	if n == 0 {
+		return doc, 0
+	}
 	return checks.ApplyEdits(doc, edits), n
 }
