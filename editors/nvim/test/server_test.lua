@@ -64,6 +64,21 @@ local function run()
   -- Every publishDiagnostics, as the server sent it, before Neovim's own
   -- handler turns it into vim.diagnostic entries.
   local published = {}
+  -- wait_published waits for a publication that match accepts (the
+  -- latest one first) and returns it.
+  local function wait_published(what, match)
+    local found
+    wait('publishDiagnostics for ' .. what, function()
+      for i = #published, 1, -1 do
+        if match(published[i]) then
+          found = published[i]
+          return true
+        end
+      end
+      return false
+    end)
+    return found
+  end
   local exit_code, exit_signal
   vim.cmd('filetype on') -- so didOpen carries languageId "markdown"
   local client_id = vim.lsp.start_client({
@@ -171,16 +186,7 @@ local function run()
   check('buffer version advanced', version ~= nil and version ~= version_before,
     tostring(version_before) .. ' -> ' .. tostring(version))
 
-  local after
-  wait('publishDiagnostics for version ' .. tostring(version), function()
-    for i = #published, 1, -1 do
-      if published[i].version == version then
-        after = published[i]
-        return true
-      end
-    end
-    return false
-  end)
+  local after = wait_published('version ' .. tostring(version), function(p) return p.version == version end)
   out('  publishDiagnostics: ' .. json(after))
   local left = {}
   for _, x in ipairs(after.diagnostics) do
@@ -216,16 +222,7 @@ local function run()
   local tbuf = vim.api.nvim_get_current_buf()
   local turi = vim.uri_from_bufnr(tbuf)
   check('buf_attach_client (notes.txt)', vim.lsp.buf_attach_client(tbuf, client_id))
-  local tpub
-  wait('publishDiagnostics for notes.txt', function()
-    for i = #published, 1, -1 do
-      if published[i].uri == turi then
-        tpub = published[i]
-        return true
-      end
-    end
-    return false
-  end)
+  local tpub = wait_published('notes.txt', function(p) return p.uri == turi end)
   out('  publishDiagnostics: ' .. json(tpub))
   check('notes.txt: one diagnostic, the line not silenced (1:30-1:33)',
     #tpub.diagnostics == 1 and tpub.diagnostics[1].code == 'bad-escape' and range_str(tpub.diagnostics[1].range) == '1:30-1:33',
