@@ -119,3 +119,46 @@ func expireConfigFiles(s *Server) {
 		s.configFiles.entries[k] = e
 	}
 }
+
+// TestConfigChangedOnDiskOtherDirectory: a document in another directory
+// under the same .urlls.json, whose remembered configuration is not yet
+// old enough to be read again, is analysed again under the new one too, not
+// under what it remembered.
+func TestConfigChangedOnDiskOtherDirectory(t *testing.T) {
+	dir := t.TempDir()
+	for _, d := range []string{".git", "sub"} {
+		if err := os.Mkdir(filepath.Join(dir, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cfgPath := filepath.Join(dir, ".urlls.json")
+	if err := os.WriteFile(cfgPath, []byte(`{}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c := newPublishWaiter()
+	s := newServer(c, Options{Logger: zap.NewNop()})
+	defer s.stop()
+	a := protocol.DocumentURI(uri.File(filepath.Join(dir, "a.md")))
+	b := protocol.DocumentURI(uri.File(filepath.Join(dir, "sub", "b.md")))
+	if err := s.DidOpen(context.Background(), &protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{
+		URI: a, LanguageID: "markdown", Version: 1, Text: "see http://a.org/%zz here\n"}}); err != nil {
+		t.Fatal(err)
+	}
+	c.waitFor(t, a, func(n int) bool { return n == 1 })
+	expireConfigFiles(s) // a's entry only: b's is read after it
+	if err := s.DidOpen(context.Background(), &protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{
+		URI: b, LanguageID: "markdown", Version: 1, Text: "see http://b.org/%zz here\n"}}); err != nil {
+		t.Fatal(err)
+	}
+	c.waitFor(t, b, func(n int) bool { return n == 1 })
+	if err := os.WriteFile(cfgPath, []byte(`{"severity": {"bad-escape": "off"}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.didChange(didChangeParams{TextDocument: protocol.VersionedTextDocumentIdentifier{
+		TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: a}, Version: 2},
+		ContentChanges: []changeEvent{{Text: "see http://a.org/%zz there\n"}}}); err != nil {
+		t.Fatal(err)
+	}
+	c.waitFor(t, a, func(n int) bool { return n == 0 })
+	c.waitFor(t, b, func(n int) bool { return n == 0 }) // its entry was fresh: read again all the same
+}
