@@ -101,11 +101,12 @@ func digestPart(h hash.Hash, name string, data []byte) {
 // clean): that of the nearest .urlls.json that ReadConfig reads, at dir or
 // above, looking no higher than stop (dir or a directory above it; any
 // other stop means dir only). file is the file read, "" for none; warnings
-// are about the files it ignored on the way; digest is that of what it read: the name and the bytes of the
-// configuration file and of each grammar file it loaded, the very bytes it
-// parsed. A caller that reads the configuration again tells by the digest
-// whether it changed, with no window between reading a file and looking at
-// it (a language server, which cannot watch files).
+// are about the files it ignored on the way; digest is that of what it
+// read: the name and the bytes of the configuration file and of each
+// grammar file it loaded, the very bytes it parsed. A caller that reads the
+// configuration again tells by the digest whether it changed, with no
+// window between reading a file and looking at it (a language server,
+// which cannot watch files).
 func FindConfigDigest(dir, stop string) (cfg config.Config, file string, warnings []string, digest [sha256.Size]byte, err error) {
 	h := sha256.New()
 	cfg, file, warnings, err = findConfig(dir, stop, h)
@@ -113,6 +114,7 @@ func FindConfigDigest(dir, stop string) (cfg config.Config, file string, warning
 	return cfg, file, warnings, digest, err
 }
 
+// findConfig is FindConfigDigest, writing what it reads to h.
 func findConfig(dir, stop string, h hash.Hash) (cfg config.Config, file string, warnings []string, err error) {
 	for {
 		name := filepath.Join(dir, config.FileName)
