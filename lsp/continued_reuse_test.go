@@ -22,6 +22,9 @@ func TestContinuedReuse(t *testing.T) {
 			base := analyzeFrom(t, s, u, "javascript", 1, []byte(tt.a), nil)
 			inc := analyzeFrom(t, s, u, "javascript", 2, []byte(tt.b), base)
 			full := analyzeFrom(t, s, u, "javascript", 2, []byte(tt.b), nil)
+			if len(full.findings) == len(base.findings) {
+				t.Fatalf("the concatenation changes no finding (%d): the test tests nothing", len(full.findings))
+			}
 			if d := cmp.Diff(published(t, s, full), published(t, s, inc)); d != "" {
 				t.Errorf("(-full +edit):\n%s", d)
 			}
