@@ -43,6 +43,10 @@ func merge(fs []finding, v *verifier) []finding {
 	out := v.scratch.keep(len(order))
 	for _, code := range order {
 		g := groupOf(code)
+		if v.rd.brief {
+			out = append(out, spanOf(code, g)) // counted, not read: no message, no fix
+			continue
+		}
 		if len(g) == 1 && g[0].count() == 1 {
 			f := g[0]
 			if f.code == codeBadEscape {
@@ -64,11 +68,8 @@ func merge(fs []finding, v *verifier) []finding {
 			out = append(out, f)
 			continue
 		}
-		m := finding{start: g[0].start, end: g[0].end, code: code, msg: mergedMessage(v.text, g)}
-		for _, f := range g[1:] {
-			m.start = min(m.start, f.start)
-			m.end = max(m.end, f.end)
-		}
+		m := spanOf(code, g)
+		m.msg = mergedMessage(v.text, g)
 		if !verifiable(len(v.text), v.budget) {
 			// No fix can pass verify any more (the text alone is over what
 			// is left of the budget): do not build the union of a
@@ -94,6 +95,17 @@ func merge(fs []finding, v *verifier) []finding {
 	}
 	slices.SortStableFunc(out, func(a, b finding) int { return cmp.Compare(a.start, b.start) })
 	return out
+}
+
+// spanOf returns the finding of code that spans the findings g, with no
+// message and no fix.
+func spanOf(code string, g []finding) finding {
+	m := finding{start: g[0].start, end: g[0].end, code: code}
+	for _, f := range g[1:] {
+		m.start = min(m.start, f.start)
+		m.end = max(m.end, f.end)
+	}
+	return m
 }
 
 // spanFixes widens f's span to take in the edits of the fixes verify kept:

@@ -26,4 +26,11 @@ type Options struct {
 	// known (no unknown-scheme, scheme-typo or reserved-scheme). A user's
 	// grammar decides under every Grammar.
 	Schemes map[string]*grammar.Rule
+	// Brief makes diagnostics for a front end that only counts them (the
+	// command line, past the findings it prints): each has the Code, the
+	// Start and the URL it would have otherwise, and no Message and no
+	// SuggestedFixes, and its End may be short of the full one's (a fix
+	// kept widens a span, merge). What a brief check saves is the
+	// verification of fixes and the wording of messages.
+	Brief bool
 }

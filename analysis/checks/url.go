@@ -59,7 +59,7 @@ func (k *Checker) CheckURL(doc []byte, c scan.Candidate) []Diagnostic {
 // may be nil).
 func (o Options) findingsOf(doc []byte, c *scan.Candidate, memo *urlMemo) []finding {
 	rd := readingOf(doc, c)
-	rd.profile = o.Grammar
+	rd.profile, rd.brief = o.Grammar, o.Brief
 	rd.user = parser.UserRule(o.Schemes, c.Text)
 	return memo.check(c.Text, rd)
 }
@@ -74,7 +74,7 @@ func appendDiagnostics(out []Diagnostic, doc []byte, c *scan.Candidate, fs []fin
 	first := len(out)
 	m := newDocMap(doc, c)
 	for _, f := range fs {
-		if c.Unrendered && f.code == codeUnsafeChar {
+		if c.Unrendered && f.code == codeUnsafeChar && f.msg != "" { // a brief finding has no message to word
 			unrendered(c.Text, &f)
 		}
 		d := Diagnostic{Code: f.code, Message: f.msg, URL: c.Text}
@@ -118,6 +118,9 @@ type reading struct {
 	// (scan.Candidate.Continued), so its end is a placeholder's: a parse
 	// that fails there ("http://user@" + host) is not the URL's fault.
 	continued bool
+	// brief: the findings are for counting (Options.Brief): no fixes and
+	// no messages are made.
+	brief bool
 }
 
 // readingOf returns how to read candidate c of doc.
@@ -189,41 +192,60 @@ func CheckCandidatesContext(ctx context.Context, doc []byte, cands []scan.Candid
 
 // CheckCandidatesContext is CheckCandidatesContext under o.
 func (o Options) CheckCandidatesContext(ctx context.Context, doc []byte, cands []scan.Candidate) ([]Diagnostic, error) {
-	// Each URL's findings become diagnostics before the next URL is
-	// checked: the memo makes the findings of a URL met for the first
-	// time in memory the next check reuses (urlMemo.check).
 	memo := urlMemo{size: len(cands)}
-	var out []Diagnostic
-	for i := range cands {
-		if i%64 == 0 && ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		fs := o.findingsOf(doc, &cands[i], &memo)
-		if cap(out)-len(out) < len(fs) {
-			out = growDiagnostics(out, len(fs), i, len(cands))
-		}
-		out = appendDiagnostics(out, doc, &cands[i], fs, &memo)
-	}
-	// Candidates come in document order and do not overlap, so this only
-	// guards against a tokenizer that breaks that promise.
-	if !sort.SliceIsSorted(out, func(i, j int) bool { return out[i].Start < out[j].Start }) {
-		sort.SliceStable(out, func(i, j int) bool { return out[i].Start < out[j].Start })
+	out, err := o.appendChecked(ctx, nil, doc, cands, &memo)
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
 }
 
-// growDiagnostics makes room in out for k more diagnostics, i of the
-// document's n URLs checked. The room at least doubles (append grows a
-// large slice by a quarter: the 40k findings of one line would be copied
-// a dozen times over); past a few dozen diagnostics, it is what the
-// findings so far predict for the whole document, so that a document
-// full of findings allocates them about once.
-func growDiagnostics(out []Diagnostic, k, i, n int) []Diagnostic {
+// AppendCandidates is CheckCandidates, remembering, with the diagnostics
+// appended to out: a caller that checks a document's candidates a run at
+// a time (config.Config.CheckFirst) reuses out.
+func (k *Checker) AppendCandidates(out []Diagnostic, doc []byte, cands []scan.Candidate) []Diagnostic {
+	out, _ = k.opts.appendChecked(context.Background(), out, doc, cands, &k.memo)
+	return out
+}
+
+// appendChecked appends the diagnostics of cands, in document order, to
+// out.
+func (o Options) appendChecked(ctx context.Context, out []Diagnostic, doc []byte, cands []scan.Candidate, memo *urlMemo) ([]Diagnostic, error) {
+	// Each URL's findings become diagnostics before the next URL is
+	// checked: the memo makes the findings of a URL met for the first
+	// time in memory the next check reuses (urlMemo.check).
+	first := len(out)
+	for i := range cands {
+		if i%64 == 0 && ctx.Err() != nil {
+			return out[:first], ctx.Err()
+		}
+		fs := o.findingsOf(doc, &cands[i], memo)
+		if cap(out)-len(out) < len(fs) {
+			out = growDiagnostics(out, first, len(fs), i, len(cands))
+		}
+		out = appendDiagnostics(out, doc, &cands[i], fs, memo)
+	}
+	// Candidates come in document order and do not overlap, so this only
+	// guards against a tokenizer that breaks that promise.
+	added := out[first:]
+	if !sort.SliceIsSorted(added, func(i, j int) bool { return added[i].Start < added[j].Start }) {
+		sort.SliceStable(added, func(i, j int) bool { return added[i].Start < added[j].Start })
+	}
+	return out, nil
+}
+
+// growDiagnostics makes room in out for k more diagnostics, i of the n
+// URLs checked whose diagnostics follow out[:first]. The room at least
+// doubles (append grows a large slice by a quarter: the 40k findings of
+// one line would be copied a dozen times over); past a few dozen
+// diagnostics, it is what the findings so far predict for all n, so that
+// a document full of findings allocates them about once.
+func growDiagnostics(out []Diagnostic, first, k, i, n int) []Diagnostic {
 	m := len(out)
 	want := max(2*m, m+k, 8)
-	if m >= 64 {
-		predicted := int(int64(m) * int64(n) / int64(max(i, 1)))
-		want = max(want, min(predicted+predicted/8, 4*n))
+	if m-first >= 64 {
+		predicted := first + int(int64(m-first)*int64(n)/int64(max(i, 1)))
+		want = max(want, min(predicted+predicted/8, first+4*n))
 	}
 	return slices.Grow(out, want-m)
 }
@@ -392,7 +414,7 @@ func check(text string, rd reading, sc *scratch) []finding {
 	// A URL longer than the budget gets no fix verified (verify), so
 	// none offered: its findings need none.
 	m := withFixes
-	if !verifiable(len(text), verifyBudget) {
+	if rd.brief || !verifiable(len(text), verifyBudget) {
 		m = summary
 	}
 	return checkIn(m, text, rd, sc)

@@ -588,6 +588,50 @@ func (c Config) ApplyFirst(sups []scan.Suppression, diags []checks.Diagnostic, m
 	return out, n
 }
 
+// CheckFirst checks the candidates of doc under c (CheckOptions) and
+// applies c to their diagnostics as ApplyFirst does, returning what
+// ApplyFirst would. It checks them a run at a time, each run twice the
+// last, and once it holds the FindingsLimit+1 findings ApplyFirst returns,
+// checks the rest brief (checks.Options.Brief): they are only counted, so
+// their messages are not worded nor their fixes verified. On a line of
+// 40,000 different bad URLs that is a fifth of a check. sups are sorted
+// in place, as Suppressed does.
+func (c Config) CheckFirst(doc []byte, cands []scan.Candidate, sups []scan.Suppression, mildest checks.Severity) ([]Finding, Counts) {
+	opts := c.CheckOptions()
+	limit := c.FindingsLimit()
+	if limit <= 0 {
+		return c.ApplyFirst(sups, opts.CheckCandidates(doc, cands), mildest)
+	}
+	var shown []Finding
+	var all Counts
+	var diags []checks.Diagnostic // reused from run to run
+	checker := opts.NewChecker()
+	for i, run := 0, firstRun; i < len(cands); i, run = i+run, 2*run {
+		if len(shown) > limit && !opts.Brief {
+			// Every finding shown is in hand: the rest are only counted.
+			opts.Brief = true
+			checker, run = opts.NewChecker(), len(cands)-i
+		}
+		diags = checker.AppendCandidates(diags[:0], doc, cands[i:min(i+run, len(cands))])
+		if opts.Brief {
+			c.Decide(suppressedOf(sups, diags), len(diags), func(i int) *checks.Diagnostic { return &diags[i] }, func(_ int, sev checks.Severity) {
+				all.add(sev)
+			})
+			continue
+		}
+		first, n := c.ApplyFirst(sups, diags, mildest)
+		shown = append(shown, first[:min(len(first), limit+1-len(shown))]...)
+		for s := range all {
+			all[s] += n[s]
+		}
+	}
+	return shown, all
+}
+
+// firstRun is how many candidates CheckFirst checks in its first run: a
+// document with fewer is checked in one.
+const firstRun = 2048
+
 // suppressedOf is Suppressed of a list of diagnostics.
 func suppressedOf(sups []scan.Suppression, diags []checks.Diagnostic) []bool {
 	return Suppressed(sups, len(diags), func(i int) (int, string) { return diags[i].Start, diags[i].Code })

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/urlls/urlls/analysis/checks"
 	"github.com/urlls/urlls/analysis/parser"
 	"github.com/urlls/urlls/analysis/scan"
@@ -398,5 +400,85 @@ func BenchmarkApply(b *testing.B) {
 				(Config{}).Apply(sups, diags)
 			}
 		})
+	}
+}
+
+// TestCheckFirstAgainstApplyFirst: CheckFirst, which checks the URLs past
+// the findings shown brief, returns what ApplyFirst returns from a full
+// check, on documents of thousands of URLs (several of CheckFirst's runs)
+// under random configurations, suppressions and --min-severity levels.
+func TestCheckFirstAgainstApplyFirst(t *testing.T) {
+	rng := rand.New(rand.NewSource(3))
+	urls := []string{
+		"http://x.org/a%zz", "http://x.org/%41", "http://x.org/a b|c", "HTTP://x.org/", "htp://x.org/",
+		"http://user:secret@x.org/", "http://x.org:99999/", "http://x.org/a[0]", "http://x.org/ü", "http://x.org/~u",
+		"https://example.com/docs", "ftp://ftp.x.org/pub/", "mailto:a@b.org", "http://ignored/x%zz", "http://[::1/",
+	}
+	codes := []string{"bad-escape", "unsafe-char", "syntax", "redundant-escape", "scheme-case", "credentials"}
+	levels := []Level{{Severity: checks.Error}, {Severity: checks.Warning}, {Severity: checks.Information}, {Severity: checks.Hint}, Off}
+	for round := range 24 {
+		var b strings.Builder
+		n := firstRun/2 + rng.Intn(4*firstRun)
+		for i := range n {
+			u := urls[rng.Intn(len(urls))]
+			if rng.Intn(2) == 0 {
+				u += fmt.Sprint(i) // a URL met once
+			}
+			b.WriteString(u)
+			if rng.Intn(8) == 0 {
+				b.WriteString("\n")
+			} else {
+				b.WriteString(" ")
+			}
+		}
+		doc := []byte(b.String())
+		c := Config{Severity: map[string]Level{}}
+		for _, code := range codes {
+			if rng.Intn(2) == 0 {
+				c.Severity[code] = levels[rng.Intn(len(levels))]
+			}
+		}
+		if rng.Intn(3) == 0 {
+			c.Ignore = []string{"http://ignored/*"}
+		}
+		if rng.Intn(3) == 0 {
+			c.Grammar = "rfc3986"
+		}
+		scanned := scan.Scan(doc, "plaintext")
+		var sups []scan.Suppression
+		for range rng.Intn(2000) {
+			s := scan.Suppression{Start: rng.Intn(len(doc))}
+			s.End = s.Start + rng.Intn(200)
+			if rng.Intn(2) == 0 {
+				s.Codes = []string{codes[rng.Intn(len(codes))]}
+			}
+			sups = append(sups, s)
+		}
+		mildest := checks.Error + checks.Severity(rng.Intn(4))
+		// The limit: none, any, or about what the first run shows, where
+		// CheckFirst turns brief or does not.
+		atFirstRun := 0
+		for _, f := range c.Apply(slices.Clone(sups), c.CheckOptions().CheckCandidates(doc, scanned.Candidates[:min(firstRun, len(scanned.Candidates))])) {
+			if f.Severity <= mildest {
+				atFirstRun++
+			}
+		}
+		switch k := rng.Intn(6); {
+		case k == 0:
+		case k == 1:
+			n := rng.Intn(3000)
+			c.MaxFindings = &n
+		default:
+			n := max(atFirstRun+k-4, 1) // -2 to +1
+			c.MaxFindings = &n
+		}
+		want, wantCounts := c.ApplyFirst(slices.Clone(sups), c.CheckOptions().CheckCandidates(doc, scanned.Candidates), mildest)
+		got, counts := c.CheckFirst(doc, scanned.Candidates, slices.Clone(sups), mildest)
+		if counts != wantCounts {
+			t.Fatalf("round %d: counts %v, want %v", round, counts, wantCounts)
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Fatalf("round %d (mildest %s, max %d, %d URLs): shown (-ApplyFirst +CheckFirst)\n%s", round, mildest, c.FindingsLimit(), len(scanned.Candidates), diff)
+		}
 	}
 }

@@ -9,8 +9,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/urlls/urlls/analysis/config"
+	"github.com/urlls/urlls/analysis/samples"
 )
 
 // BenchmarkWriteFindings: the output of urlls check for the pathological
@@ -226,4 +228,59 @@ func benchmarkGrepTree(b *testing.B, stdout io.Writer) {
 			}
 		})
 	}
+}
+
+// BenchmarkCheckPathological: urlls check of a file holding one of the
+// pathological lines of issue 12 beside an ordinary document of the same
+// size (samples.Prose), in turn in one run, as a user runs it: it reports
+// the time of each and their ratio (at most 3 is the goal). Past the
+// findings it prints, check only counts (config.Config.CheckFirst). In
+// process the heap is warm: a process of its own also pays for fresh
+// memory, which README's Speed section measures with the binary.
+func BenchmarkCheckPathological(b *testing.B) {
+	lines := []struct{ name, line string }{
+		{"percents", "http://x.org/" + strings.Repeat("%", 100_000)},
+		{"urls", strings.Repeat("http://x.org/a%zz ", 40_000)},
+		{"urls-distinct-paths", numbered(40_000, "http://x.org/%d/a%%zz ")},
+		{"urls-distinct-hosts", numbered(40_000, "http://x%d.org/a%%zz ")},
+	}
+	dir := b.TempDir()
+	for _, tc := range lines {
+		patho := filepath.Join(dir, tc.name+".txt")
+		prose := filepath.Join(dir, tc.name+"-prose.txt")
+		if err := os.WriteFile(patho, []byte(tc.line+"\n"), 0o644); err != nil {
+			b.Fatal(err)
+		}
+		if err := os.WriteFile(prose, samples.Prose(len(tc.line)+1), 0o644); err != nil {
+			b.Fatal(err)
+		}
+		for _, format := range []string{"text", "json"} {
+			b.Run(tc.name+"/"+format, func(b *testing.B) {
+				var pathoTime, proseTime time.Duration
+				timed := func(path string) time.Duration {
+					t0 := time.Now()
+					if code := run([]string{"check", "--format", format, path}, strings.NewReader(""), io.Discard, io.Discard); code == exitUsage {
+						b.Fatalf("exit %d", code)
+					}
+					return time.Since(t0)
+				}
+				for b.Loop() {
+					pathoTime += timed(patho)
+					proseTime += timed(prose)
+				}
+				b.ReportMetric(float64(pathoTime.Nanoseconds())/float64(b.N), "pathological-ns")
+				b.ReportMetric(float64(proseTime.Nanoseconds())/float64(b.N), "ordinary-ns")
+				b.ReportMetric(float64(pathoTime)/float64(proseTime), "pathological/ordinary")
+			})
+		}
+	}
+}
+
+// numbered returns n copies of format, each with its number.
+func numbered(n int, format string) string {
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, format, i)
+	}
+	return b.String()
 }

@@ -925,10 +925,8 @@ func (c *checker) checkFileInto(t target, stdin io.Reader, buf *[]byte) fileResu
 	}
 	scanned := scan.Scan(r.doc, lang)
 	r.urls = len(scanned.Candidates)
-	opts := cfg.CheckOptions()
-	diags := opts.CheckCandidates(r.doc, scanned.Candidates)
 	if c.fix {
-		all := cfg.Apply(scanned.Suppressions, diags)
+		all := cfg.Apply(scanned.Suppressions, cfg.CheckOptions().CheckCandidates(r.doc, scanned.Candidates))
 		fixed, n := applyPreferredFixes(r.doc, all)
 		if n == 0 || bytes.Equal(fixed, r.doc) {
 			c.keep(&r, all)
@@ -941,12 +939,12 @@ func (c *checker) checkFileInto(t target, stdin io.Reader, buf *[]byte) fileResu
 		}
 		r.doc = fixed
 		scanned = scan.Scan(fixed, lang)
-		diags = opts.CheckCandidates(fixed, scanned.Candidates)
 	}
 	if c.firstShown {
-		r.findings, r.counts = cfg.ApplyFirst(scanned.Suppressions, diags, c.mildest)
+		// Only the findings shown need their messages and fixes.
+		r.findings, r.counts = cfg.CheckFirst(r.doc, scanned.Candidates, scanned.Suppressions, c.mildest)
 	} else {
-		c.keep(&r, cfg.Apply(scanned.Suppressions, diags))
+		c.keep(&r, cfg.Apply(scanned.Suppressions, cfg.CheckOptions().CheckCandidates(r.doc, scanned.Candidates)))
 	}
 	return r
 }
