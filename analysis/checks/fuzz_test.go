@@ -65,6 +65,9 @@ func FuzzCheckURL(f *testing.F) {
 		// Offsets out of order make no promise of where a fix's edits map.
 		wellFormed := mode%5 < 3
 		ds := Options{Grammar: parser.Profile(mode / 5 % 3)}.CheckURL(doc, c)
+		if msg := briefDiffers(ds, Options{Grammar: parser.Profile(mode / 5 % 3), Brief: true}.CheckURL(doc, c)); msg != "" {
+			t.Fatalf("brief: %s", msg)
+		}
 		prev := lo
 		for _, d := range ds {
 			if d.Start < prev || d.End < d.Start || d.End > hi {
