@@ -48,6 +48,13 @@ type Checker struct {
 // NewChecker returns a Checker under o.
 func (o Options) NewChecker() *Checker { return &Checker{opts: o} }
 
+// NewCheckerFor returns a Checker under o for a document of n candidates,
+// its memory sized for them (a Checker of NewChecker, for any number, has
+// room for maxMemo, which a document of a few URLs would pay for).
+func (o Options) NewCheckerFor(n int) *Checker {
+	return &Checker{opts: o, memo: urlMemo{size: max(n, 1)}}
+}
+
 // CheckURL is Options.CheckURL, remembering.
 func (k *Checker) CheckURL(doc []byte, c scan.Candidate) []Diagnostic {
 	return appendDiagnostics(nil, doc, &c, k.opts.findingsOf(doc, &c, &k.memo), &k.memo)

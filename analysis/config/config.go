@@ -605,12 +605,12 @@ func (c Config) CheckFirst(doc []byte, cands []scan.Candidate, sups []scan.Suppr
 	var shown []Finding
 	var all Counts
 	var diags []checks.Diagnostic // reused from run to run
-	checker := opts.NewChecker()
+	checker := opts.NewCheckerFor(len(cands))
 	for i, run := 0, firstRun; i < len(cands); i, run = i+run, 2*run {
 		if len(shown) > limit && !opts.Brief {
 			// Every finding shown is in hand: the rest are only counted.
 			opts.Brief = true
-			checker, run = opts.NewChecker(), len(cands)-i
+			checker, run = opts.NewCheckerFor(len(cands)-i), len(cands)-i
 		}
 		diags = checker.AppendCandidates(diags[:0], doc, cands[i:min(i+run, len(cands))])
 		if opts.Brief {
