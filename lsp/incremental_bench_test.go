@@ -248,7 +248,7 @@ func pathologicalDocuments() []pathologicalDocument {
 		{"percents", "plaintext", []byte("http://x.org/" + strings.Repeat("%", 100_000) + "\n")},
 		{"urls-one-line", "plaintext", []byte(strings.Repeat("http://x.org/a%zz ", 40_000) + "\n")},
 		{"urls-one-line-md", "markdown", []byte(strings.Repeat("http://x.org/a%zz ", 40_000) + "\n")},
-		{"distinct-urls-one-line", "plaintext", distinctBadURLs(40_000)},
+		{"distinct-urls-one-line", "plaintext", samples.DistinctBadURLs(40_000, "http://x%d.org/a%%zz ")},
 		{"suppressed-one-line", "markdown", []byte(strings.Repeat("http://x.org/%zz <!-- urlls-disable-line bad-escape --> ", 20_000) + "\n")},
 	}
 }
@@ -345,15 +345,4 @@ func BenchmarkMemoryPerDocument(b *testing.B) {
 			}
 		})
 	}
-}
-
-// distinctBadURLs is a line of n different URLs, each with a bad escape:
-// no URL's findings can be remembered for another.
-func distinctBadURLs(n int) []byte {
-	var b strings.Builder
-	for i := range n {
-		fmt.Fprintf(&b, "http://x%d.org/a%%zz ", i)
-	}
-	b.WriteString("\n")
-	return []byte(b.String())
 }

@@ -157,18 +157,7 @@ var pathologicalLines = []struct {
 	{"urls-lines", []byte(strings.Repeat("http://x.org/a%zz\n", 40_000))},
 	// 40k different URLs on one line, each with a bad escape: what the
 	// findings cost when no URL repeats (urlMemo cannot help).
-	{"urls-distinct", distinctBadURLs(40_000)},
-}
-
-// distinctBadURLs is a line of n different URLs, numbered, each with a bad
-// escape.
-func distinctBadURLs(n int) []byte {
-	var b strings.Builder
-	for i := range n {
-		fmt.Fprintf(&b, "http://x.org/%d/a%%zz ", i)
-	}
-	b.WriteString("\n")
-	return []byte(b.String())
+	{"urls-distinct", samples.DistinctBadURLs(40_000, "http://x.org/%d/a%%zz ")},
 }
 
 func BenchmarkPathological(b *testing.B) {

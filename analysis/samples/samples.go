@@ -26,3 +26,16 @@ func Prose(size int) []byte {
 	}
 	return []byte(b.String()[:size])
 }
+
+// DistinctBadURLs is one of the pathological lines of issue 12: n
+// different URLs on one line, each with a bad escape, so that no URL's
+// findings can be remembered for another. format makes the i-th URL of i
+// ("http://x.org/%d/a%%zz ": the paths differ).
+func DistinctBadURLs(n int, format string) []byte {
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, format, i)
+	}
+	b.WriteString("\n")
+	return []byte(b.String())
+}

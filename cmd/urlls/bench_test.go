@@ -238,20 +238,23 @@ func benchmarkGrepTree(b *testing.B, stdout io.Writer) {
 // process the heap is warm: a process of its own also pays for fresh
 // memory, which README's Speed section measures with the binary.
 func BenchmarkCheckPathological(b *testing.B) {
-	lines := []struct{ name, line string }{
-		{"percents", "http://x.org/" + strings.Repeat("%", 100_000)},
-		{"urls", strings.Repeat("http://x.org/a%zz ", 40_000)},
-		{"urls-distinct-paths", numbered(40_000, "http://x.org/%d/a%%zz ")},
-		{"urls-distinct-hosts", numbered(40_000, "http://x%d.org/a%%zz ")},
+	lines := []struct {
+		name string
+		doc  []byte
+	}{
+		{"percents", []byte("http://x.org/" + strings.Repeat("%", 100_000) + "\n")},
+		{"urls", []byte(strings.Repeat("http://x.org/a%zz ", 40_000) + "\n")},
+		{"urls-distinct-paths", samples.DistinctBadURLs(40_000, "http://x.org/%d/a%%zz ")},
+		{"urls-distinct-hosts", samples.DistinctBadURLs(40_000, "http://x%d.org/a%%zz ")},
 	}
 	dir := b.TempDir()
 	for _, tc := range lines {
 		patho := filepath.Join(dir, tc.name+".txt")
 		prose := filepath.Join(dir, tc.name+"-prose.txt")
-		if err := os.WriteFile(patho, []byte(tc.line+"\n"), 0o644); err != nil {
+		if err := os.WriteFile(patho, tc.doc, 0o644); err != nil {
 			b.Fatal(err)
 		}
-		if err := os.WriteFile(prose, samples.Prose(len(tc.line)+1), 0o644); err != nil {
+		if err := os.WriteFile(prose, samples.Prose(len(tc.doc)), 0o644); err != nil {
 			b.Fatal(err)
 		}
 		for _, format := range []string{"text", "json"} {
@@ -274,13 +277,4 @@ func BenchmarkCheckPathological(b *testing.B) {
 			})
 		}
 	}
-}
-
-// numbered returns n copies of format, each with its number.
-func numbered(n int, format string) string {
-	var b strings.Builder
-	for i := range n {
-		fmt.Fprintf(&b, format, i)
-	}
-	return b.String()
 }
