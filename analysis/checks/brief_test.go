@@ -9,6 +9,7 @@ import (
 
 	"golang.org/x/tools/txtar"
 
+	"github.com/urlls/urlls/analysis/grammar"
 	"github.com/urlls/urlls/analysis/parser"
 	"github.com/urlls/urlls/analysis/scan"
 )
@@ -38,8 +39,9 @@ func briefDiffers(full, brief []Diagnostic) string {
 // TestBriefAsFull: a brief check (Options.Brief), which the command line
 // makes of the URLs past the findings it prints, counts what a full one
 // finds. On every real document, the golden documents of the command line,
-// the test corpora and the pathological lines, under each grammar, the
-// brief diagnostics have the code, start and URL of the full ones.
+// the test corpora and the pathological lines, under each grammar and a
+// user's grammar, the brief diagnostics have the code, start and URL of the
+// full ones.
 func TestBriefAsFull(t *testing.T) {
 	type document struct {
 		name, lang string
@@ -75,16 +77,27 @@ func TestBriefAsFull(t *testing.T) {
 	for _, p := range pathologicalLines {
 		docs = append(docs, document{p.name, "plaintext", p.doc})
 	}
+	// A user's grammar for http (the configuration's "schemes"), which
+	// every http URL of the documents fails but the shortest.
+	user, err := grammar.LoadUser("x.abnf", "x.abnf", []byte("xurl = \"http://\" 1*DIGIT\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	options := []Options{{Schemes: map[string]*grammar.Rule{"http": user.Rule("xurl")}}}
+	for _, name := range parser.ProfileNames() {
+		profile, _ := parser.ProfileNamed(name)
+		options = append(options, Options{Grammar: profile})
+	}
 	findings := map[string]int{}
 	widened := 0 // brief ends short of full: a fix kept widened the span
 	for _, d := range docs {
 		cands := scan.Scan(d.doc, d.lang).Candidates
-		for _, name := range parser.ProfileNames() {
-			profile, _ := parser.ProfileNamed(name)
-			full := Options{Grammar: profile}.CheckCandidates(d.doc, cands)
-			brief := Options{Grammar: profile, Brief: true}.CheckCandidates(d.doc, cands)
+		for _, o := range options {
+			full := o.CheckCandidates(d.doc, cands)
+			o.Brief = true
+			brief := o.CheckCandidates(d.doc, cands)
 			if msg := briefDiffers(full, brief); msg != "" {
-				t.Fatalf("%s (%s): %s", d.name, name, msg)
+				t.Fatalf("%s (grammar %v, user's %v): %s", d.name, o.Grammar, o.Schemes != nil, msg)
 			}
 			for i, f := range full {
 				findings[f.Code]++
