@@ -311,7 +311,7 @@ func FuzzMarkdownBareGaps(f *testing.F) {
 			m.lines = m.rlines[r.lines.start:r.lines.end]
 			ref := &scanner{doc: doc}
 			first := len(sc.cands)
-			if i := mdSpecial.next(doc, a, b); i < b {
+			if i := m.markSpecial(a, b); i < b {
 				m.structure(a, b, i)
 				first = len(sc.cands)
 				m.bareGaps(a, b)

@@ -54,7 +54,8 @@ type md struct {
 	region        span   // the inline region being scanned
 	breaks        []int  // its line breaks, once lineEndAt needs them (breaksIndexed)
 	breaksIndexed bool
-	closes        [2]span // the last "}}" and "%}" templateEnd found: searched from start, found at end
+	closes        [2]span  // the last "}}" and "%}" templateEnd found: searched from start, found at end
+	special       []uint64 // the bitmap of its bytes in mdSpecial, from its start (nibbleSet.markBits)
 }
 
 // maxContainers bounds the nesting of block quotes and list items, which
@@ -217,7 +218,8 @@ func newMD(sc *scanner) *md {
 // release puts m's scratch back in mdPool, unless it grew too large.
 func (m *md) release() {
 	if cap(m.regions) > maxPooled || cap(m.rlines) > maxPooled || cap(m.skips) > maxPooled ||
-		cap(m.noBare) > maxPooled || cap(m.breaks) > maxPooled || cap(m.seps) > maxPooled || len(m.labels) > maxPooled || len(m.runs) > 64 {
+		cap(m.noBare) > maxPooled || cap(m.breaks) > maxPooled || cap(m.seps) > maxPooled || len(m.labels) > maxPooled || len(m.runs) > 64 ||
+		cap(m.special) > maxPooled {
 		return
 	}
 	clear(m.labels)
@@ -229,6 +231,7 @@ func (m *md) release() {
 	*m = md{
 		open: m.open[:0], regions: m.regions[:0], rlines: m.rlines[:0], labels: m.labels, label: m.label[:0],
 		skips: m.skips[:0], noBare: m.noBare[:0], stack: m.stack[:0], runs: m.runs, breaks: m.breaks[:0], seps: m.seps[:0],
+		special: m.special[:0],
 	}
 	mdPool.Put(m)
 }
@@ -1555,8 +1558,11 @@ func FileNameEnd(s string) bool {
 
 // mdSpecial are the bytes that may start inline structure, and the ":"
 // and "/" that end the scheme-shaped word of a bare URL: the inline scan
-// jumps from one to the next.
-var mdSpecial = newByteSet("\\`<![]:/")
+// marks them in a bitmap of its region (markBits) and steps from one to
+// the next.
+var mdSpecial = newNibbleSet(mdSpecialBytes)
+
+const mdSpecialBytes = "\\`<![]:/"
 
 // inline scans the inline region doc[a:b] (a paragraph, heading or table
 // cell) in two passes: first the structure CommonMark gives precedence over
@@ -1565,7 +1571,7 @@ var mdSpecial = newByteSet("\\`<![]:/")
 // bare URLs in the text between. The first pass notes the ":" and "/" it
 // meets outside the structure (seps), where the second looks for them.
 func (m *md) inline(a, b int) {
-	i := mdSpecial.next(m.doc, a, b)
+	i := m.markSpecial(a, b)
 	if i >= b {
 		return // no structure, and no ":" or "/" for a bare URL
 	}
@@ -1576,8 +1582,16 @@ func (m *md) inline(a, b int) {
 	m.dropLinkText(first)
 }
 
+// markSpecial marks the bytes of the inline region doc[a:b] in mdSpecial
+// (m.special, which structure steps through) and returns the offset of the
+// first, or b.
+func (m *md) markSpecial(a, b int) int {
+	m.special = mdSpecial.markBits(m.special, m.doc[a:b])
+	return nextBit(m.special, a, a, b)
+}
+
 // structure is the first pass of inline over doc[a:b], from its first
-// special byte doc[i] (mdSpecial): it emits the destinations of links and
+// special byte doc[i] (markSpecial): it emits the destinations of links and
 // autolinks and the URLs of raw HTML, and leaves in skips the structure,
 // sorted, and in seps the ":" and "/" between.
 func (m *md) structure(a, b, i int) {
@@ -1586,7 +1600,7 @@ func (m *md) structure(a, b, i int) {
 	m.region, m.breaksIndexed, m.lastBracket = span{a, b}, false, -1
 	watermark := 0 // openers below it are inactive (inside a link)
 	aOpen := -1    // the start of an open inline <a> element
-	for ; ; i = mdSpecial.next(doc, i, b) {
+	for ; ; i = nextBit(m.special, a, i, b) {
 		if i >= b {
 			break
 		}
