@@ -107,9 +107,9 @@ func TestGenMarkdown(t *testing.T) {
 }
 
 // realworldMarkdown returns the Markdown documents of
-// ../shared/corpus/realworld, or skips the benchmark when the corpus is not
-// beside the checkout.
-func realworldMarkdown(b *testing.B) [][]byte {
+// ../shared/corpus/realworld, or skips the benchmark or test when the
+// corpus is not beside the checkout.
+func realworldMarkdown(b testing.TB) [][]byte {
 	b.Helper()
 	var docs [][]byte
 	err := filepath.WalkDir(realworldDir, func(path string, d fs.DirEntry, err error) error {
