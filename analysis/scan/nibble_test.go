@@ -34,22 +34,25 @@ func checkNibble(t *testing.T, s string, b []byte, reuse []uint64) []uint64 {
 			t.Fatalf("set %q, %d bytes %q: word %d is %064b, want %064b", s, len(b), b, w, got[w], want[w])
 		}
 	}
-	// nextBit from every offset, to every limit of a few.
+	// nextBit from every offset, to a few limits, against the next byte
+	// of the set at or after each offset (nextIn, len(b) where none).
+	nextIn := make([]int, len(b)+1)
+	nextIn[len(b)] = len(b)
+	for k := len(b) - 1; k >= 0; k-- {
+		nextIn[k] = nextIn[k+1]
+		if set.bytes[b[k]] != 0 {
+			nextIn[k] = k
+		}
+	}
 	base := 7
-	for from := base - 1; from <= base+len(b)+1; from++ {
+	for from := base; from <= base+len(b)+1; from++ {
 		for _, lim := range []int{base + len(b), base + len(b)/2, from + 1, from} {
 			lim = min(lim, base+len(b))
 			want := lim
-			for k := max(from, base); k < lim; k++ {
-				if set.bytes[b[k-base]] != 0 {
-					want = k
-					break
-				}
+			if from < lim {
+				want = min(base+nextIn[from-base], lim)
 			}
-			if from >= lim {
-				want = lim
-			}
-			if got := nextBit(got, base, max(from, base), lim); from >= base && got != want {
+			if got := nextBit(got, base, from, lim); got != want {
 				t.Fatalf("set %q, %q: nextBit from %d to %d is %d, want %d", s, b, from, lim, got, want)
 			}
 		}
