@@ -103,7 +103,8 @@ func checkNibbleRandom(t *testing.T) {
 	t.Logf("vector instructions: %v", vectorBits)
 }
 
-// FuzzNibbleBits: markBits and nextBit are their definitions on any bytes.
+// FuzzNibbleBits: markBits and nextBit are their definitions on any bytes,
+// at the end of their memory and followed by more.
 func FuzzNibbleBits(f *testing.F) {
 	f.Add(mdSpecialBytes, []byte("see [a](http://x.org/a) and `b` <c> \\: é"))
 	f.Add("\x00\x7f", make([]byte, 130))
@@ -113,5 +114,10 @@ func FuzzNibbleBits(f *testing.F) {
 			set = append(set, s[i]&0x7f)
 		}
 		checkNibble(t, string(set), b, nil)
+		// b with memory after it full of the set's bytes, as a region of
+		// a document has: the vector code reads the last block whole.
+		n := len(b)
+		more := append(b[:n:n], strings.Repeat(mdSpecialBytes+string(set), 64)[:64]...)
+		checkNibble(t, string(set), more[:n], nil)
 	})
 }
