@@ -1662,6 +1662,10 @@ func (m *md) structure(a, b, i int) {
 			next := m.closeBracket(i, b, &watermark)
 			m.lastBracket = i
 			i = next
+		default:
+			// Not in mdSpecial: only a wrong bitmap marks it, and the
+			// loop would stay on it for good.
+			i++
 		}
 	}
 	if bySpanStart := func(x, y span) int { return x.start - y.start }; !slices.IsSortedFunc(m.skips, bySpanStart) {
