@@ -1,3 +1,5 @@
+//go:build gc && !purego
+
 package scan
 
 import "golang.org/x/sys/cpu"

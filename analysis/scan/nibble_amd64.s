@@ -1,3 +1,5 @@
+//go:build gc && !purego
+
 #include "textflag.h"
 
 // func nibbleBitsAVX2(dst *uint64, src *byte, blocks int, tables *[32]byte)

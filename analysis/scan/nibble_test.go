@@ -67,7 +67,9 @@ func checkNibble(t *testing.T, s string, b []byte, reuse []uint64) []uint64 {
 // sets of ASCII bytes; the memory of one bitmap is reused for the next.
 func TestNibbleBits(t *testing.T) { checkNibbleRandom(t) }
 
-// checkNibbleRandom is TestNibbleBits.
+// checkNibbleRandom compares markBits and nextBit with their definitions
+// on random bytes and sets (TestNibbleBits), with the vector code or
+// without it (TestNibbleByteLoop).
 func checkNibbleRandom(t *testing.T) {
 	rng := rand.New(rand.NewSource(1))
 	sets := []string{mdSpecialBytes, "", "\x00", "\x7f", "/", "\n\r"}
