@@ -34,14 +34,7 @@ func TestConfigChangedOnDisk(t *testing.T) {
 			`{"severity": {"bad-escape": "hint"}}`, `{"severity": {"bad-escape": "info"}}`, true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			dir := t.TempDir()
-			if err := os.Mkdir(filepath.Join(dir, ".git"), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			cfgPath := filepath.Join(dir, ".urlls.json")
-			if err := os.WriteFile(cfgPath, []byte(tt.oldConfig), 0o644); err != nil {
-				t.Fatal(err)
-			}
+			dir, cfgPath := configProject(t, tt.oldConfig)
 			u := string(uri.File(filepath.Join(dir, "doc.md")))
 			s := newServer(nopClient{}, Options{Logger: zap.NewNop(), Debounce: time.Hour})
 			base := analyzeFrom(t, s, u, "markdown", 1, []byte(tt.doc), nil)
@@ -76,35 +69,19 @@ func TestConfigChangedOnDisk(t *testing.T) {
 // published under the new configuration, not left with the old one's
 // diagnostics until they are edited.
 func TestConfigChangedOnDiskOthers(t *testing.T) {
-	dir := t.TempDir()
-	if err := os.Mkdir(filepath.Join(dir, ".git"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	cfgPath := filepath.Join(dir, ".urlls.json")
-	if err := os.WriteFile(cfgPath, []byte(`{}`), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	dir, cfgPath := configProject(t, `{}`)
 	c := newPublishWaiter()
 	s := newServer(c, Options{Logger: zap.NewNop()})
 	defer s.stop()
 	a := protocol.DocumentURI(uri.File(filepath.Join(dir, "a.md")))
 	b := protocol.DocumentURI(uri.File(filepath.Join(dir, "b.md")))
-	for _, u := range []protocol.DocumentURI{a, b} {
-		if err := s.DidOpen(context.Background(), &protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{
-			URI: u, LanguageID: "markdown", Version: 1, Text: "see http://a.org/%zz here\n"}}); err != nil {
-			t.Fatal(err)
-		}
-		c.waitFor(t, u, func(n int) bool { return n == 1 })
-	}
+	openWithOneFinding(t, s, c, a, "see http://a.org/%zz here\n")
+	openWithOneFinding(t, s, c, b, "see http://a.org/%zz here\n")
 	if err := os.WriteFile(cfgPath, []byte(`{"severity": {"bad-escape": "off"}}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	expireConfigFiles(s)
-	if err := s.didChange(didChangeParams{TextDocument: protocol.VersionedTextDocumentIdentifier{
-		TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: a}, Version: 2},
-		ContentChanges: []changeEvent{{Text: "see http://a.org/%zz there\n"}}}); err != nil {
-		t.Fatal(err)
-	}
+	replaceText(t, s, a, 2, "see http://a.org/%zz there\n")
 	c.waitFor(t, a, func(n int) bool { return n == 0 })
 	c.waitFor(t, b, func(n int) bool { return n == 0 }) // not edited: analysed again
 }
@@ -125,40 +102,58 @@ func expireConfigFiles(s *Server) {
 // old enough to be read again, is analysed again under the new one too, not
 // under what it remembered.
 func TestConfigChangedOnDiskOtherDirectory(t *testing.T) {
-	dir := t.TempDir()
-	for _, d := range []string{".git", "sub"} {
-		if err := os.Mkdir(filepath.Join(dir, d), 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	cfgPath := filepath.Join(dir, ".urlls.json")
-	if err := os.WriteFile(cfgPath, []byte(`{}`), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	dir, cfgPath := configProject(t, `{}`, "sub")
 	c := newPublishWaiter()
 	s := newServer(c, Options{Logger: zap.NewNop()})
 	defer s.stop()
 	a := protocol.DocumentURI(uri.File(filepath.Join(dir, "a.md")))
 	b := protocol.DocumentURI(uri.File(filepath.Join(dir, "sub", "b.md")))
-	if err := s.DidOpen(context.Background(), &protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{
-		URI: a, LanguageID: "markdown", Version: 1, Text: "see http://a.org/%zz here\n"}}); err != nil {
-		t.Fatal(err)
-	}
-	c.waitFor(t, a, func(n int) bool { return n == 1 })
+	openWithOneFinding(t, s, c, a, "see http://a.org/%zz here\n")
 	expireConfigFiles(s) // a's entry only: b's is read after it
-	if err := s.DidOpen(context.Background(), &protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{
-		URI: b, LanguageID: "markdown", Version: 1, Text: "see http://b.org/%zz here\n"}}); err != nil {
-		t.Fatal(err)
-	}
-	c.waitFor(t, b, func(n int) bool { return n == 1 })
+	openWithOneFinding(t, s, c, b, "see http://b.org/%zz here\n")
 	if err := os.WriteFile(cfgPath, []byte(`{"severity": {"bad-escape": "off"}}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.didChange(didChangeParams{TextDocument: protocol.VersionedTextDocumentIdentifier{
-		TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: a}, Version: 2},
-		ContentChanges: []changeEvent{{Text: "see http://a.org/%zz there\n"}}}); err != nil {
-		t.Fatal(err)
-	}
+	replaceText(t, s, a, 2, "see http://a.org/%zz there\n")
 	c.waitFor(t, a, func(n int) bool { return n == 0 })
 	c.waitFor(t, b, func(n int) bool { return n == 0 }) // its entry was fresh: read again all the same
+}
+
+// configProject makes a project (a .git directory) with the subdirectories
+// subs and a .urlls.json holding config, and returns its directory and the
+// configuration file's path.
+func configProject(t *testing.T, config string, subs ...string) (dir, cfgPath string) {
+	t.Helper()
+	dir = t.TempDir()
+	for _, d := range append([]string{".git"}, subs...) {
+		if err := os.Mkdir(filepath.Join(dir, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cfgPath = filepath.Join(dir, ".urlls.json")
+	if err := os.WriteFile(cfgPath, []byte(config), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir, cfgPath
+}
+
+// openWithOneFinding opens the Markdown document u holding text, with one
+// finding, and waits for its diagnostics.
+func openWithOneFinding(t *testing.T, s *Server, c *publishWaiter, u protocol.DocumentURI, text string) {
+	t.Helper()
+	if err := s.DidOpen(context.Background(), &protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{
+		URI: u, LanguageID: "markdown", Version: 1, Text: text}}); err != nil {
+		t.Fatal(err)
+	}
+	c.waitFor(t, u, func(n int) bool { return n == 1 })
+}
+
+// replaceText makes version the whole text of the open document u.
+func replaceText(t *testing.T, s *Server, u protocol.DocumentURI, version int32, text string) {
+	t.Helper()
+	if err := s.didChange(didChangeParams{TextDocument: protocol.VersionedTextDocumentIdentifier{
+		TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: u}, Version: version},
+		ContentChanges: []changeEvent{{Text: text}}}); err != nil {
+		t.Fatal(err)
+	}
 }
