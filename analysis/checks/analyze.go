@@ -46,8 +46,8 @@ const (
 	findOnly
 	// summary: as findOnly, and a run of identical bad escapes side by side
 	// is one finding (finding.n), for check of a URL too long to verify
-	// any fix of: merge only counts them, so a line of a hundred thousand
-	// "%" costs one finding, not a hundred thousand.
+	// any fix of and for a brief check: merge only counts them, so a line
+	// of a hundred thousand "%" costs one finding, not a hundred thousand.
 	summary
 )
 

@@ -17,7 +17,8 @@ import (
 // fixes, verified as one (so that a URL with many occurrences costs one
 // re-check, not one each; if that fails, each is verified alone before the
 // union is tried again). A code with one occurrence keeps every fix that
-// passes. The findings stay in text order of their starts.
+// passes. A brief check (reading.brief) only spans them: no message, no
+// fix. The findings stay in text order of their starts.
 func merge(fs []finding, v *verifier) []finding {
 	// Group by code without a map: a URL has a few codes, and the findings
 	// of a URL with only one (a line of "%") are one group as they are.

@@ -419,7 +419,8 @@ func check(text string, rd reading, sc *scratch) []finding {
 		sc = new(scratch)
 	}
 	// A URL longer than the budget gets no fix verified (verify), so
-	// none offered: its findings need none.
+	// none offered, and a brief check offers none: their findings need
+	// none.
 	m := withFixes
 	if rd.brief || !verifiable(len(text), verifyBudget) {
 		m = summary
@@ -428,8 +429,8 @@ func check(text string, rd reading, sc *scratch) []finding {
 }
 
 // checkIn is check with the findings analyzed in mode m (sc not nil):
-// withFixes, or, for a URL none of whose fixes can be verified, summary,
-// which merges to what findOnly does (TestSummary).
+// withFixes, or, for a URL none of whose fixes can be verified or a brief
+// check, summary, which merges to what findOnly does (TestSummary).
 func checkIn(m mode, text string, rd reading, sc *scratch) []finding {
 	fs, stop := analyze(text, rd, m, sc, sc.checked)
 	v := verifier{text: text, rd: rd, stop: stop, findings: fs, budget: verifyBudget, scratch: sc,

@@ -563,6 +563,13 @@ func (n *Counts) add(sev checks.Severity) {
 	}
 }
 
+// addAll adds the counts m.
+func (n *Counts) addAll(m Counts) {
+	for s := range n {
+		n[s] += m[s]
+	}
+}
+
 // ApplyFirst is Apply for a front end that shows the findings of severity
 // mildest or above only (checks.Hint: all of them), and of those the first
 // FindingsLimit (Limit): it returns those findings in order, no more than
@@ -621,9 +628,7 @@ func (c Config) CheckFirst(doc []byte, cands []scan.Candidate, sups []scan.Suppr
 		}
 		first, n := c.ApplyFirst(sups, diags, mildest)
 		shown = append(shown, first[:min(len(first), limit+1-len(shown))]...)
-		for s := range all {
-			all[s] += n[s]
-		}
+		all.addAll(n)
 	}
 	return shown, all
 }

@@ -68,13 +68,12 @@
 //     expands into a line break or a tab (newlineEscape); else not at | { }
 //     ^ \ [ ] ~, non-ASCII letters or a bad "%zz", which stay in it to be
 //     reported. Then . , : ; ! ? * _ ~ and "…" are dropped from its end,
-//     repeatedly, and "'"
-//     when unbalanced, and outside Markdown a "|" (a text table's border)
-//     and a "\" before the quotation mark that ends the URL (an escaped
-//     string); a closing ) ] } without its opening partner ends it. In
-//     plain text and comments, a "[" or "{" that opens words closed on its line
-//     ("https://x.org/y[the text]", "vault://{vault node}") ends it too
-//     (spacedTextOpen).
+//     repeatedly, and "'" when unbalanced, and outside Markdown a "|" (a
+//     text table's border) and a "\" before the quotation mark that ends
+//     the URL (an escaped string); a closing ) ] } without its opening
+//     partner ends it. In plain text and comments, a "[" or "{" that opens
+//     words closed on its line ("https://x.org/y[the text]", "vault://{vault
+//     node}") ends it too (spacedTextOpen).
 //   - Template syntax does not end a bare URL in running text: an action
 //     "{{ … }}", "{% … %}" or "<% … %>" closed on its line (256 bytes at
 //     most) is stepped over whole, spaces and quotes included
