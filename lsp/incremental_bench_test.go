@@ -249,6 +249,11 @@ func pathologicalDocuments() []pathologicalDocument {
 		{"urls-one-line", "plaintext", []byte(strings.Repeat("http://x.org/a%zz ", 40_000) + "\n")},
 		{"urls-one-line-md", "markdown", []byte(strings.Repeat("http://x.org/a%zz ", 40_000) + "\n")},
 		{"distinct-urls-one-line", "plaintext", samples.DistinctBadURLs(40_000, "http://x%d.org/a%%zz ")},
+		// URLs only RFC 1738 rejects, each parsed again by RFC 3986: an IP
+		// literal, a query right after the host, a userinfo.
+		{"ip-literals-one-line", "plaintext", samples.DistinctBadURLs(40_000, "http://[::%x]/a%%zz ")},
+		{"queries-after-host-one-line", "markdown", samples.DistinctBadURLs(40_000, "https://example%d.com?q=1 ")},
+		{"userinfo-one-line", "markdown", samples.DistinctBadURLs(40_000, "https://user%d:pw@example.com/ ")},
 		{"suppressed-one-line", "markdown", []byte(strings.Repeat("http://x.org/%zz <!-- urlls-disable-line bad-escape --> ", 20_000) + "\n")},
 	}
 }

@@ -69,6 +69,7 @@ type analyzer struct {
 	// continued: the program completes the text after its end (reading).
 	continued bool
 	profile   parser.Profile // the grammar the syntax phase judges by
+	brief     bool           // a brief check (reading): messages are not worded
 	scheme    string         // as written, "" for none
 	auth      authority      // of text
 	flagged   []bool         // bytes a character-level code reported
@@ -205,7 +206,7 @@ func analyze(text string, rd reading, m mode, sc *scratch, into []finding) (find
 	if sc == nil {
 		sc = new(scratch)
 	}
-	a := &analyzer{findings: into[:0], text: text, relative: rd.relative, continued: rd.continued, profile: rd.profile, scheme: parser.Scheme(text), stop: 0, user: rd.user, mode: m, scratch: sc, blocks: sc.blocksNow()}
+	a := &analyzer{findings: into[:0], text: text, relative: rd.relative, continued: rd.continued, profile: rd.profile, brief: rd.brief, scheme: parser.Scheme(text), stop: 0, user: rd.user, mode: m, scratch: sc, blocks: sc.blocksNow()}
 	a.auth = parseAuthority(text, a.scheme)
 	ok := a.mask(rd)
 	sc.masked, sc.auth = a.masked != nil, a.auth
@@ -1441,7 +1442,7 @@ func (a *analyzer) rfc1738Syntax(rep []byte) {
 	}
 	rs := string(rep)
 	o := grammar.RefinedOffset(rs, se.Offset, se.Expected)
-	t0, t1, msg := a.describeFailure(rs, se, o)
+	t0, t1 := a.failureSpan(rs, o)
 	a.stop = t0
 	tree, mse := a.parseModernAround(rs)
 	if tree != nil {
@@ -1465,14 +1466,17 @@ func (a *analyzer) rfc1738Syntax(rep []byte) {
 	if mse != nil {
 		mse.Offset = grammar.RefinedOffset(rs, min(max(mse.Offset, 0), len(rs)), mse.Expected)
 	}
+	// The message of RFC 1738's failure is worded only now: a form
+	// laterForm names has a message of its own.
+	msg := a.failureMessage(rs, se, o, t0, t1)
 	switch {
 	case tree != nil:
-		a.add(finding{start: t0, end: t1, code: codeRFC1738Unsafe, msg: msg + " (RFC 1738; RFC 3986 allows it)"})
+		a.add(finding{start: t0, end: t1, code: codeRFC1738Unsafe, msg: a.only1738(msg)})
 		return
 	case mse != nil && mse.Offset > o:
 		// RFC 3986 gets further: what stops RFC 1738 here is only RFC
 		// 1738's, and the URL goes wrong for both further on.
-		a.add(finding{start: t0, end: t1, code: codeRFC1738Unsafe, msg: msg + " (RFC 1738; RFC 3986 allows it)"})
+		a.add(finding{start: t0, end: t1, code: codeRFC1738Unsafe, msg: a.only1738(msg)})
 		if a.atPlaceholder(mse.Offset) {
 			return
 		}
@@ -1633,6 +1637,14 @@ func (a *analyzer) parseModernAround(rep string) (*grammar.Tree, *grammar.Syntax
 	return tree, mse
 }
 
+// only1738 is msg, RFC 1738's failure, said to be RFC 1738's only.
+func (a *analyzer) only1738(msg string) string {
+	if a.brief {
+		return ""
+	}
+	return msg + " (RFC 1738; RFC 3986 allows it)"
+}
+
 // modernSchemeRules reports whether rep, which RFC 3986 accepts with tree
 // and RFC 1738 rejects at o, also keeps the rules of its scheme that RFC
 // 3986 leaves to the scheme: the paths of the legacySchemes follow RFC 1738
@@ -1672,6 +1684,15 @@ func treeNode(t *grammar.Tree, name string, o int) (int, bool) {
 	return found, found >= 0
 }
 
+// wordf is fmt.Sprintf for a finding's message; "" in a brief check,
+// which shows no message.
+func (a *analyzer) wordf(format string, args ...any) string {
+	if a.brief {
+		return ""
+	}
+	return fmt.Sprintf(format, args...)
+}
+
 // laterForm words the RFC 1738 failure at o of rep, which RFC 3986 accepts
 // with tree, by what RFC 3986 says the byte there is: a userinfo in an
 // http(s) URL, an IP literal, an empty port, a "." ending or a "_" in a
@@ -1686,16 +1707,16 @@ func (a *analyzer) laterForm(rep string, tree *grammar.Tree, o int) (t0, t1 int,
 	if u, ok := treeNode(tree, "userinfo", o); ok && web {
 		n := tree.Nodes[u]
 		t0, t1 = int(n.Start), int(n.End)+1
-		return t0, t1, fmt.Sprintf("userinfo %s in an %s url: RFC 1738 §3.3 has none (RFC 3986 allows and deprecates it)", quote(a.text[t0:t1]), sch), true
+		return t0, t1, a.wordf("userinfo %s in an %s url: RFC 1738 §3.3 has none (RFC 3986 allows and deprecates it)", quote(a.text[t0:t1]), sch), true
 	}
 	// RFC 2732, RFC 3986 §3.2.2: an IP literal host.
 	if l, ok := treeNode(tree, "IP-literal", o); ok && o < int(tree.Nodes[l].End) {
 		n := tree.Nodes[l]
 		t0, t1 = int(n.Start), int(n.End)
 		if _, future := treeNode(tree, "IPvFuture", int(n.Start)+1); future {
-			return t0, t1, fmt.Sprintf(`IP literal host %s: RFC 1738 has no IP literals (RFC 3986 §3.2.2 added IPvFuture)`, quote(a.text[t0:t1])), true
+			return t0, t1, a.wordf(`IP literal host %s: RFC 1738 has no IP literals (RFC 3986 §3.2.2 added IPvFuture)`, quote(a.text[t0:t1])), true
 		}
-		return t0, t1, fmt.Sprintf("ipv6 literal host %s: RFC 1738 has no IP literals (RFC 2732 added them)", quote(a.text[t0:t1])), true
+		return t0, t1, a.wordf("ipv6 literal host %s: RFC 1738 has no IP literals (RFC 2732 added them)", quote(a.text[t0:t1])), true
 	}
 	// RFC 3986 §3.2.3: "URI producers and normalizers should omit the port
 	// component and its ":" delimiter if port is empty".
@@ -1709,9 +1730,9 @@ func (a *analyzer) laterForm(rep string, tree *grammar.Tree, o int) (t0, t1 int,
 		// RFC 3986 §3.2.2: an internationalized name may be written as
 		// percent-encoded UTF-8; RFC 1738 §3.1 has no escapes in a host.
 		if strings.IndexByte(rep[hs:he], '%') >= 0 && dnsName(rep[hs:he]) {
-			msg := fmt.Sprintf(`percent-encoded host name %s: RFC 1738 §3.1 has no escapes in a host (RFC 3986 §3.2.2 allows them, for names in UTF-8`, quote(host))
-			if ascii, ok := idnaHost(host); ok {
-				msg += fmt.Sprintf("; resolvers take %s)", quote(ascii))
+			msg := a.wordf(`percent-encoded host name %s: RFC 1738 §3.1 has no escapes in a host (RFC 3986 §3.2.2 allows them, for names in UTF-8`, quote(host))
+			if ascii, ok := idnaHost(host); ok && !a.brief {
+				msg += a.wordf("; resolvers take %s)", quote(ascii))
 			} else {
 				msg += ")"
 			}
@@ -1722,12 +1743,12 @@ func (a *analyzer) laterForm(rep string, tree *grammar.Tree, o int) (t0, t1 int,
 		// name syntax, RFC 1034 §3.5, but names with "_" resolve).
 		if first := strings.IndexByte(rep[hs:he], '_'); first >= 0 && hs+first <= o {
 			last := strings.LastIndexByte(rep[hs:he], '_')
-			return hs + first, hs + last + 1, fmt.Sprintf(`"_" in host name %s: RFC 1738 §3.1 allows letters, digits and "-" (RFC 3986 allows it)`, quote(host)), true
+			return hs + first, hs + last + 1, a.wordf(`"_" in host name %s: RFC 1738 §3.1 allows letters, digits and "-" (RFC 3986 allows it)`, quote(host)), true
 		}
 		// RFC 3986 §3.2.2: a registered name may end in "." (a fully
 		// qualified domain name); RFC 1738 §3.1's hostname may not.
 		if strings.HasSuffix(rep[hs:he], ".") && he-hs > 1 {
-			return he - 1, he, fmt.Sprintf(`trailing "." in host name %s: RFC 1738 §3.1 has none (RFC 3986 allows a fully qualified name)`, quote(host)), true
+			return he - 1, he, a.wordf(`trailing "." in host name %s: RFC 1738 §3.1 has none (RFC 3986 allows a fully qualified name)`, quote(host)), true
 		}
 	}
 	if o < len(rep) && rep[o] == '?' && web {
@@ -1854,21 +1875,39 @@ func percentDecoded(s string) (string, bool) {
 // last character at the end of the input) and the message naming it, the
 // production chain and what was expected there.
 func (a *analyzer) describeFailure(rep string, se *grammar.SyntaxError, o int) (t0, t1 int, msg string) {
+	t0, t1 = a.failureSpan(rep, o)
+	return t0, t1, a.failureMessage(rep, se, o, t0, t1)
+}
+
+// failureSpan is the span of describeFailure: the character at o, or the
+// last one when o is the end of rep.
+func (a *analyzer) failureSpan(rep string, o int) (t0, t1 int) {
+	if o < len(rep) {
+		_, size := utf8.DecodeRuneInString(a.text[o:])
+		return o, o + size
+	}
+	if len(a.text) > 0 {
+		t0, t1 = len(a.text)-1, len(a.text)
+		for t0 > 0 && !utf8.RuneStart(a.text[t0]) && t1-t0 < utf8.UTFMax {
+			t0--
+		}
+	}
+	return t0, t1
+}
+
+// failureMessage is the message of describeFailure, whose span is
+// [t0, t1); "" in a brief check, which shows no message.
+func (a *analyzer) failureMessage(rep string, se *grammar.SyntaxError, o, t0, t1 int) string {
+	if a.brief {
+		return ""
+	}
 	expected := grammar.JoinExpected(se.Expected)
 	if rest, ok := grammar.LiteralRest(rep, o, se.Expected); ok {
 		expected = rest
 	}
 	found := "end of input"
 	if o < len(rep) {
-		t0 = o
-		_, size := utf8.DecodeRuneInString(a.text[t0:])
-		t1 = t0 + size
 		found = strconv.Quote(a.text[t0:t1])
-	} else if len(a.text) > 0 {
-		t0, t1 = len(a.text)-1, len(a.text)
-		for t0 > 0 && !utf8.RuneStart(a.text[t0]) && t1-t0 < utf8.UTFMax {
-			t0--
-		}
 	}
 	var chain []string
 	for _, rule := range se.Chain {
@@ -1883,7 +1922,7 @@ func (a *analyzer) describeFailure(rep string, se *grammar.SyntaxError, o int) (
 	if where == "" {
 		where = "url"
 	}
-	return t0, t1, fmt.Sprintf("unexpected %s in %s: expected %s", found, where, expected)
+	return fmt.Sprintf("unexpected %s in %s: expected %s", found, where, expected)
 }
 
 func lower(b byte) byte {

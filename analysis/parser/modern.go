@@ -26,11 +26,19 @@ var (
 // without a scheme by RFC 3986 §4.2 relative-ref. A fragment follows RFC 3986
 // §3.5. The error, when there is one, is a *grammar.SyntaxError.
 //
-// It uses the general matcher: the checks call it only for the URLs RFC 1738
-// rejects, to tell what only RFC 1738 forbids from what every grammar does.
+// The checks call it for the URLs RFC 1738 rejects, to tell what only RFC
+// 1738 forbids from what every grammar does. A fast path (modernfast.go)
+// parses the common ones; the general matcher the rest, and words every
+// error.
 func ParseRFC3986(input string, relative bool) (*grammar.Tree, error) {
 	scheme := strings.ToLower(Scheme(input))
 	start, ok := modernStartRules[scheme]
+	if t, fast := parseModernFast(input, scheme); fast {
+		if err := webHostMissing(input, scheme, start, &t); err != nil {
+			return nil, err
+		}
+		return &t, nil
+	}
 	if !ok {
 		start = rule3986URI
 		if scheme == "" && relative {
@@ -52,13 +60,8 @@ func ParseRFC3986(input string, relative bool) (*grammar.Tree, error) {
 		err.Input = input
 		return nil, err
 	}
-	if scheme == "http" || scheme == "https" {
-		// RFC 9110 §4.2.1: "A sender MUST NOT generate an "http" URI with
-		// an empty host identifier."
-		if h, ok := nodeOf(t, rule3986Host); ok && h.Start == h.End {
-			return nil, &grammar.SyntaxError{Input: input, Offset: int(h.Start), Rule: rule3986Host,
-				Chain: []*grammar.Rule{start, rule3986Host}, Expected: []string{"host"}}
-		}
+	if err := webHostMissing(input, scheme, start, t); err != nil {
+		return nil, err
 	}
 	if hash >= 0 {
 		if _, err := rule3986Fragment.Match(input[hash+1:]); err != nil {
@@ -68,6 +71,20 @@ func ParseRFC3986(input string, relative bool) (*grammar.Tree, error) {
 		}
 	}
 	return t, nil
+}
+
+// webHostMissing is the error of an http or https URL whose tree t (by
+// start) has an empty host. RFC 9110 §4.2.1: "A sender MUST NOT generate
+// an "http" URI with an empty host identifier."
+func webHostMissing(input, scheme string, start *grammar.Rule, t *grammar.Tree) *grammar.SyntaxError {
+	if scheme != "http" && scheme != "https" {
+		return nil
+	}
+	if h, ok := nodeOf(t, rule3986Host); ok && h.Start == h.End {
+		return &grammar.SyntaxError{Input: input, Offset: int(h.Start), Rule: rule3986Host,
+			Chain: []*grammar.Rule{start, rule3986Host}, Expected: []string{"host"}}
+	}
+	return nil
 }
 
 // nodeOf returns the first node of t for rule r.

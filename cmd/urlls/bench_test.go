@@ -246,6 +246,10 @@ func BenchmarkCheckPathological(b *testing.B) {
 		{"urls", []byte(strings.Repeat("http://x.org/a%zz ", 40_000) + "\n")},
 		{"urls-distinct-paths", samples.DistinctBadURLs(40_000, "http://x.org/%d/a%%zz ")},
 		{"urls-distinct-hosts", samples.DistinctBadURLs(40_000, "http://x%d.org/a%%zz ")},
+		// URLs only RFC 1738 rejects, each parsed again by RFC 3986.
+		{"ip-literals", samples.DistinctBadURLs(40_000, "http://[::%x]/a%%zz ")},
+		{"queries-after-host", samples.DistinctBadURLs(40_000, "https://example%d.com?q=1 ")},
+		{"userinfo", samples.DistinctBadURLs(40_000, "https://user%d:pw@example.com/ ")},
 	}
 	dir := b.TempDir()
 	for _, tc := range lines {
