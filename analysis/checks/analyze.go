@@ -133,6 +133,10 @@ type scratch struct {
 	// parser and tree parse by RFC 1738 (parse1738).
 	parser parser.Parser
 	tree   grammar.Tree
+	// modernTree is the tree of the last parse by RFC 3986 (parseModern)
+	// and err1738 the last error of parse1738.
+	modernTree grammar.Tree
+	err1738    grammar.SyntaxError
 	// scheme is the last scheme's facts (schemeFacts).
 	scheme schemeFacts
 	// masked and auth are what the last analysis found of its text:
@@ -709,7 +713,8 @@ func (sc *scratch) badEscapeMessage(text string, f finding) string {
 // parse1738 returns the RFC 1738 parse of rfc1738Syntax: the scratch's
 // parser.Parser into its tree, reused URL after URL, so that a URL costs no
 // allocation (ParseReference when relative). An error it returns is the
-// Parser's own, good until the next parse: parse1738 copies it.
+// Parser's own, good until the next parse: parse1738 copies it into the
+// scratch (err1738), where it is good until the next parse1738.
 func (sc *scratch) parse1738(relative bool) func(string) error {
 	return func(s string) error {
 		var err error
@@ -719,8 +724,8 @@ func (sc *scratch) parse1738(relative bool) func(string) error {
 			err = sc.parser.Parse(s, &sc.tree)
 		}
 		if se, ok := err.(*grammar.SyntaxError); ok && se != nil {
-			copied := *se
-			return &copied
+			sc.err1738 = *se
+			return &sc.err1738
 		}
 		return err
 	}
@@ -1303,8 +1308,8 @@ func (a *analyzer) parseWithStandIns(rep []byte, parse func(string) error) (*gra
 			a.stop = len(a.text) + 1
 			return nil, false
 		}
-		var se *grammar.SyntaxError
-		if !errors.As(err, &se) || se == nil {
+		se, ok := err.(*grammar.SyntaxError)
+		if !ok && !errors.As(err, &se) || se == nil {
 			return nil, false
 		}
 		o := min(max(se.Offset, 0), len(rep))
@@ -1589,17 +1594,17 @@ var legacySchemes = map[string]bool{
 
 // parseModern parses rep, which RFC 1738 rejects, by the modern syntax
 // (parser.ParseRFC3986: RFC 3986 with the scheme's current definition): the
-// tree when it accepts rep, else the failure.
-func parseModern(rep string, relative bool) (*grammar.Tree, *grammar.SyntaxError) {
-	tree, err := parser.ParseRFC3986(rep, relative)
-	if err != nil {
+// tree when it accepts rep, else the failure. The tree is the scratch's,
+// good until the next parse.
+func (sc *scratch) parseModern(rep string, relative bool) (*grammar.Tree, *grammar.SyntaxError) {
+	if err := parser.ParseRFC3986Into(rep, relative, &sc.modernTree); err != nil {
 		var se *grammar.SyntaxError
 		if errors.As(err, &se) {
 			return nil, se
 		}
 		return nil, nil
 	}
-	return tree, nil
+	return &sc.modernTree, nil
 }
 
 // maxPlaceholderRetries bounds the parses parseModernAround spends on
@@ -1612,7 +1617,7 @@ const maxPlaceholderRetries = 4
 // rejected was ("http://user:pass@host:port": a port is digits), at most
 // maxPlaceholderRetries times.
 func (a *analyzer) parseModernAround(rep string) (*grammar.Tree, *grammar.SyntaxError) {
-	tree, mse := parseModern(rep, a.relative)
+	tree, mse := a.scratch.parseModern(rep, a.relative)
 	var b []byte
 	for range maxPlaceholderRetries {
 		if tree != nil || mse == nil {
@@ -1632,7 +1637,7 @@ func (a *analyzer) parseModernAround(rep string) (*grammar.Tree, *grammar.Syntax
 			b[i] = standInBytes[1]
 		}
 		rep = string(b)
-		tree, mse = parseModern(rep, a.relative)
+		tree, mse = a.scratch.parseModern(rep, a.relative)
 	}
 	return tree, mse
 }

@@ -31,46 +31,60 @@ var (
 // parses the common ones; the general matcher the rest, and words every
 // error.
 func ParseRFC3986(input string, relative bool) (*grammar.Tree, error) {
+	t := new(grammar.Tree)
+	if err := ParseRFC3986Into(input, relative, t); err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// ParseRFC3986Into is ParseRFC3986 into t, whose nodes it reuses: a URL
+// the fast path parses costs no allocation once t has room. When the parse
+// fails, t holds nothing of use.
+func ParseRFC3986Into(input string, relative bool, t *grammar.Tree) error {
 	scheme := strings.ToLower(Scheme(input))
 	start, ok := modernStartRules[scheme]
-	if t, fast := parseModernFast(input, scheme); fast {
-		if err := webHostMissing(input, scheme, start, &t); err != nil {
-			return nil, err
+	if nodes, fast := parseModernFast(input, scheme, t.Nodes[:0]); fast {
+		if err := webHostMissing(input, scheme, start, &grammar.Tree{Input: input, Nodes: nodes}); err != nil {
+			return err
 		}
-		return &t, nil
+		t.Input, t.Nodes = input, nodes
+		return nil
 	}
 	if !ok {
 		start = rule3986URI
 		if scheme == "" && relative {
 			start = rule3986RelativeRef
 		}
-		t, err := start.Match(input)
+		m, err := start.Match(input)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		return t, nil
+		*t = *m
+		return nil
 	}
 	body := input
 	hash := strings.IndexByte(input, '#')
 	if hash >= 0 {
 		body = input[:hash]
 	}
-	t, err := start.Match(body)
+	m, err := start.Match(body)
 	if err != nil {
 		err.Input = input
-		return nil, err
+		return err
 	}
-	if err := webHostMissing(input, scheme, start, t); err != nil {
-		return nil, err
+	if err := webHostMissing(input, scheme, start, m); err != nil {
+		return err
 	}
 	if hash >= 0 {
 		if _, err := rule3986Fragment.Match(input[hash+1:]); err != nil {
 			err.Input = input
 			err.Offset += hash + 1
-			return nil, err
+			return err
 		}
 	}
-	return t, nil
+	*t = *m
+	return nil
 }
 
 // webHostMissing is the error of an http or https URL whose tree t (by

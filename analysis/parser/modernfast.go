@@ -2,7 +2,6 @@ package parser
 
 import (
 	"strings"
-	"sync"
 
 	"github.com/urlls/urlls/analysis/grammar"
 )
@@ -82,30 +81,24 @@ type modernFast struct {
 // modernFastOff turns the fast path off, for the differential tests.
 var modernFastOff bool
 
-var modernFastPool = sync.Pool{New: func() any { return &modernFast{nodes: make([]grammar.Node, 0, 32)} }}
-
 // parseModernFast tries the fast path for input, whose scheme in lower case
-// is scheme; it returns false when the general matcher must decide.
-func parseModernFast(input, scheme string) (grammar.Tree, bool) {
+// is scheme, appending the tree's nodes to nodes; it returns false when the
+// general matcher must decide.
+func parseModernFast(input, scheme string, nodes []grammar.Node) ([]grammar.Node, bool) {
 	if modernFastOff {
-		return grammar.Tree{}, false
+		return nodes, false
 	}
-	p := modernFastPool.Get().(*modernFast)
-	defer modernFastPool.Put(p)
-	p.in, p.nodes = input, p.nodes[:0]
+	p := modernFast{in: input, nodes: nodes}
 	var ok bool
 	switch {
 	case scheme == "" || scheme == "file" || !isAlpha(input[0]):
-		return grammar.Tree{}, false // relative-ref, RFC 8089, RFC 3986's scheme
+		return nodes, false // relative-ref, RFC 8089, RFC 3986's scheme
 	case scheme == "http" || scheme == "https":
 		ok = p.webURI(modernStartRules[scheme], len(scheme))
 	default:
 		ok = p.uri(len(scheme))
 	}
-	if !ok {
-		return grammar.Tree{}, false
-	}
-	return grammar.Tree{Input: input, Nodes: append([]grammar.Node(nil), p.nodes...)}, true
+	return p.nodes, ok
 }
 
 func isAlpha(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }

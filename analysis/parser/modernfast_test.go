@@ -23,7 +23,8 @@ func modernByMatcher(input string, relative bool) (*grammar.Tree, error) {
 func modernAgreement(in string) string {
 	scheme := strings.ToLower(Scheme(in))
 	want, wantErr := modernByMatcher(in, false)
-	if fastTree, ok := parseModernFast(in, scheme); ok {
+	if nodes, ok := parseModernFast(in, scheme, nil); ok {
+		fastTree := grammar.Tree{Input: in, Nodes: nodes}
 		if wantErr != nil && webHostMissing(in, scheme, modernStartRules[scheme], &fastTree) == nil {
 			return "fast path accepts, matcher says " + wantErr.Error() + "\nfast tree:\n" + fastTree.String()
 		}
@@ -32,6 +33,14 @@ func modernAgreement(in string) string {
 		}
 	}
 	got, gotErr := ParseRFC3986(in, false)
+	// ParseRFC3986Into answers the same into a tree that held another
+	// URL's nodes.
+	into := grammar.Tree{Input: "x", Nodes: make([]grammar.Node, 5, 40)}
+	if err := ParseRFC3986Into(in, false, &into); errorString(err) != errorString(gotErr) {
+		return "ParseRFC3986Into error " + errorString(err) + ", ParseRFC3986 error " + errorString(gotErr)
+	} else if err == nil && into.String() != got.String() {
+		return "ParseRFC3986Into tree differs\n" + into.String() + "\nParseRFC3986:\n" + got.String()
+	}
 	switch {
 	case errorString(gotErr) != errorString(wantErr):
 		return "ParseRFC3986 error " + errorString(gotErr) + ", matcher error " + errorString(wantErr)
@@ -68,7 +77,7 @@ func TestModernFastAgreesWithMatcher(t *testing.T) {
 		if msg := modernAgreement(in); msg != "" {
 			t.Errorf("%q: %s", in, msg)
 		}
-		if _, ok := parseModernFast(in, strings.ToLower(Scheme(in))); ok {
+		if _, ok := parseModernFast(in, strings.ToLower(Scheme(in)), nil); ok {
 			fast++
 		}
 	}
