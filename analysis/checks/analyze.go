@@ -1735,9 +1735,12 @@ func (a *analyzer) laterForm(rep string, tree *grammar.Tree, o int) (t0, t1 int,
 		// RFC 3986 §3.2.2: an internationalized name may be written as
 		// percent-encoded UTF-8; RFC 1738 §3.1 has no escapes in a host.
 		if strings.IndexByte(rep[hs:he], '%') >= 0 && dnsName(rep[hs:he]) {
-			msg := a.wordf(`percent-encoded host name %s: RFC 1738 §3.1 has no escapes in a host (RFC 3986 §3.2.2 allows them, for names in UTF-8`, quote(host))
-			if ascii, ok := idnaHost(host); ok && !a.brief {
-				msg += a.wordf("; resolvers take %s)", quote(ascii))
+			if a.brief {
+				return hs, he, "", true
+			}
+			msg := fmt.Sprintf(`percent-encoded host name %s: RFC 1738 §3.1 has no escapes in a host (RFC 3986 §3.2.2 allows them, for names in UTF-8`, quote(host))
+			if ascii, ok := idnaHost(host); ok {
+				msg += fmt.Sprintf("; resolvers take %s)", quote(ascii))
 			} else {
 				msg += ")"
 			}

@@ -43,14 +43,20 @@ func ParseRFC3986(input string, relative bool) (*grammar.Tree, error) {
 // fails, t holds nothing of use.
 func ParseRFC3986Into(input string, relative bool, t *grammar.Tree) error {
 	scheme := strings.ToLower(Scheme(input))
-	start, ok := modernStartRules[scheme]
 	if nodes, fast := parseModernFast(input, scheme, t.Nodes[:0]); fast {
-		if err := webHostMissing(input, scheme, start, &grammar.Tree{Input: input, Nodes: nodes}); err != nil {
+		t.Input, t.Nodes = input, nodes
+		if err := webHostMissing(input, scheme, modernStartRules[scheme], t); err != nil {
 			return err
 		}
-		t.Input, t.Nodes = input, nodes
 		return nil
 	}
+	return matchRFC3986(input, relative, scheme, t)
+}
+
+// matchRFC3986 is ParseRFC3986Into with the general matcher, for input
+// whose scheme in lower case is scheme.
+func matchRFC3986(input string, relative bool, scheme string, t *grammar.Tree) error {
+	start, ok := modernStartRules[scheme]
 	if !ok {
 		start = rule3986URI
 		if scheme == "" && relative {

@@ -78,16 +78,10 @@ type modernFast struct {
 	nodes []grammar.Node
 }
 
-// modernFastOff turns the fast path off, for the differential tests.
-var modernFastOff bool
-
 // parseModernFast tries the fast path for input, whose scheme in lower case
 // is scheme, appending the tree's nodes to nodes; it returns false when the
 // general matcher must decide.
 func parseModernFast(input, scheme string, nodes []grammar.Node) ([]grammar.Node, bool) {
-	if modernFastOff {
-		return nodes, false
-	}
 	p := modernFast{in: input, nodes: nodes}
 	var ok bool
 	switch {
@@ -173,8 +167,7 @@ func (p *modernFast) webURI(root *grammar.Rule, n int) bool {
 	if !strings.HasPrefix(in[n:], "://") {
 		return false
 	}
-	p.in = in[:end]
-	defer func() { p.in = in }()
+	p.in = in[:end] // the tree ends before the fragment
 	i := p.open(root, 0)
 	pathEnd, ok := p.authorityPath(n + 3)
 	if !ok || !p.queryFragment(pathEnd, false) {
@@ -204,7 +197,7 @@ func (p *modernFast) uri(n int) bool {
 		a := p.open(r3986PathAbsolute, pos)
 		q := pos + 1
 		if q < end {
-			q = p.segments(r3986SegmentNz, q, end)
+			q = p.segmentsNz(q, end)
 		}
 		if q != end {
 			return false
@@ -213,7 +206,7 @@ func (p *modernFast) uri(n int) bool {
 	case pos < end:
 		// path-rootless = segment-nz *( "/" segment )
 		a := p.open(r3986PathRootless, pos)
-		if p.segments(r3986SegmentNz, pos, end) != end {
+		if p.segmentsNz(pos, end) != end {
 			return false
 		}
 		p.close(a, end)
@@ -228,10 +221,10 @@ func (p *modernFast) uri(n int) bool {
 	return true
 }
 
-// segments scans first (segment-nz) at pos, then *( "/" segment ), up to
-// lim, and returns where it stopped (-1 for an empty segment-nz).
-func (p *modernFast) segments(first *grammar.Rule, pos, lim int) int {
-	i := p.open(first, pos)
+// segmentsNz scans segment-nz *( "/" segment ) from pos up to lim and
+// returns where it stopped (-1 for an empty segment-nz).
+func (p *modernFast) segmentsNz(pos, lim int) int {
+	i := p.open(r3986SegmentNz, pos)
 	end := p.run(pos, lim, mPchar)
 	if end == pos {
 		return -1
@@ -498,7 +491,7 @@ func (p *modernFast) ipv6(s, e int) bool {
 			}
 		}
 	}
-	if v4 && (nRight == 0 && dc >= 0) {
+	if v4 && nRight == 0 && dc >= 0 {
 		return false // an IPv4 address before "::"
 	}
 	// Groups after "::" before the ls32 (or the final h16), and how many

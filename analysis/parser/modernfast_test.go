@@ -11,10 +11,11 @@ import (
 // modernByMatcher is ParseRFC3986 without its fast path: the general
 // matcher's tree or error.
 func modernByMatcher(input string, relative bool) (*grammar.Tree, error) {
-	saved := modernFastOff
-	modernFastOff = true
-	defer func() { modernFastOff = saved }()
-	return ParseRFC3986(input, relative)
+	t := new(grammar.Tree)
+	if err := matchRFC3986(input, relative, strings.ToLower(Scheme(input)), t); err != nil {
+		return nil, err
+	}
+	return t, nil
 }
 
 // modernAgreement compares ParseRFC3986 with its fast path and without on

@@ -8,6 +8,11 @@
 // whole input, with the start rule's derivation and the fragment's as its
 // children: the same trees the general matcher of package grammar builds,
 // which Reference computes and the tests compare against on every input.
+//
+// ParseRFC3986 parses by the modern syntax (RFC 3986, with the current
+// definitions of http, https and file) the URLs RFC 1738 rejects, with a
+// fast path of its own (modernfast.go) checked against the general matcher
+// the same way.
 package parser
 
 import (
