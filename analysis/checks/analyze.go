@@ -1689,11 +1689,16 @@ func treeNode(t *grammar.Tree, name string, o int) (int, bool) {
 	return found, found >= 0
 }
 
-// wordf is fmt.Sprintf for a finding's message; "" in a brief check,
-// which shows no message.
-func (a *analyzer) wordf(format string, args ...any) string {
+// wordq words a finding's message: format with text quoted (quote) and
+// then more; "" in a brief check, which shows no message, without quoting
+// or formatting anything.
+func (a *analyzer) wordq(format, text string, more ...string) string {
 	if a.brief {
 		return ""
+	}
+	args := []any{quote(text)}
+	for _, m := range more {
+		args = append(args, m)
 	}
 	return fmt.Sprintf(format, args...)
 }
@@ -1712,16 +1717,16 @@ func (a *analyzer) laterForm(rep string, tree *grammar.Tree, o int) (t0, t1 int,
 	if u, ok := treeNode(tree, "userinfo", o); ok && web {
 		n := tree.Nodes[u]
 		t0, t1 = int(n.Start), int(n.End)+1
-		return t0, t1, a.wordf("userinfo %s in an %s url: RFC 1738 §3.3 has none (RFC 3986 allows and deprecates it)", quote(a.text[t0:t1]), sch), true
+		return t0, t1, a.wordq("userinfo %s in an %s url: RFC 1738 §3.3 has none (RFC 3986 allows and deprecates it)", a.text[t0:t1], sch), true
 	}
 	// RFC 2732, RFC 3986 §3.2.2: an IP literal host.
 	if l, ok := treeNode(tree, "IP-literal", o); ok && o < int(tree.Nodes[l].End) {
 		n := tree.Nodes[l]
 		t0, t1 = int(n.Start), int(n.End)
 		if _, future := treeNode(tree, "IPvFuture", int(n.Start)+1); future {
-			return t0, t1, a.wordf(`IP literal host %s: RFC 1738 has no IP literals (RFC 3986 §3.2.2 added IPvFuture)`, quote(a.text[t0:t1])), true
+			return t0, t1, a.wordq(`IP literal host %s: RFC 1738 has no IP literals (RFC 3986 §3.2.2 added IPvFuture)`, a.text[t0:t1]), true
 		}
-		return t0, t1, a.wordf("ipv6 literal host %s: RFC 1738 has no IP literals (RFC 2732 added them)", quote(a.text[t0:t1])), true
+		return t0, t1, a.wordq("ipv6 literal host %s: RFC 1738 has no IP literals (RFC 2732 added them)", a.text[t0:t1]), true
 	}
 	// RFC 3986 §3.2.3: "URI producers and normalizers should omit the port
 	// component and its ":" delimiter if port is empty".
@@ -1751,12 +1756,12 @@ func (a *analyzer) laterForm(rep string, tree *grammar.Tree, o int) (t0, t1 int,
 		// name syntax, RFC 1034 §3.5, but names with "_" resolve).
 		if first := strings.IndexByte(rep[hs:he], '_'); first >= 0 && hs+first <= o {
 			last := strings.LastIndexByte(rep[hs:he], '_')
-			return hs + first, hs + last + 1, a.wordf(`"_" in host name %s: RFC 1738 §3.1 allows letters, digits and "-" (RFC 3986 allows it)`, quote(host)), true
+			return hs + first, hs + last + 1, a.wordq(`"_" in host name %s: RFC 1738 §3.1 allows letters, digits and "-" (RFC 3986 allows it)`, host), true
 		}
 		// RFC 3986 §3.2.2: a registered name may end in "." (a fully
 		// qualified domain name); RFC 1738 §3.1's hostname may not.
 		if strings.HasSuffix(rep[hs:he], ".") && he-hs > 1 {
-			return he - 1, he, a.wordf(`trailing "." in host name %s: RFC 1738 §3.1 has none (RFC 3986 allows a fully qualified name)`, quote(host)), true
+			return he - 1, he, a.wordq(`trailing "." in host name %s: RFC 1738 §3.1 has none (RFC 3986 allows a fully qualified name)`, host), true
 		}
 	}
 	if o < len(rep) && rep[o] == '?' && web {

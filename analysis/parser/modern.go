@@ -29,7 +29,7 @@ var (
 // The checks call it for the URLs RFC 1738 rejects, to tell what only RFC
 // 1738 forbids from what every grammar does. A fast path (modernfast.go)
 // parses the common ones; the general matcher the rest, and words every
-// error.
+// error but the empty host of an http or https URL (webHostMissing).
 func ParseRFC3986(input string, relative bool) (*grammar.Tree, error) {
 	t := new(grammar.Tree)
 	if err := ParseRFC3986Into(input, relative, t); err != nil {
