@@ -85,7 +85,7 @@ func parseModernFast(input, scheme string, nodes []grammar.Node) ([]grammar.Node
 	p := modernFast{in: input, nodes: nodes}
 	var ok bool
 	switch {
-	case scheme == "" || scheme == "file" || !isAlpha(input[0]):
+	case scheme == "" || scheme == "file" || class[input[0]]&cAlpha == 0:
 		return nodes, false // relative-ref, RFC 8089, RFC 3986's scheme
 	case scheme == "http" || scheme == "https":
 		ok = p.webURI(modernStartRules[scheme], len(scheme))
@@ -94,8 +94,6 @@ func parseModernFast(input, scheme string, nodes []grammar.Node) ([]grammar.Node
 	}
 	return p.nodes, ok
 }
-
-func isAlpha(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
 
 // open appends a node of rule r starting at pos, to be closed.
 func (p *modernFast) open(r *grammar.Rule, pos int) int {
