@@ -1,6 +1,7 @@
 package checks
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"slices"
@@ -137,6 +138,8 @@ type scratch struct {
 	// and err1738 the last error of parse1738.
 	modernTree grammar.Tree
 	err1738    grammar.SyntaxError
+	// group is where merge gathers the findings of one code.
+	group []finding
 	// scheme is the last scheme's facts (schemeFacts).
 	scheme schemeFacts
 	// masked and auth are what the last analysis found of its text:
@@ -248,15 +251,14 @@ func analyze(text string, rd reading, m mode, sc *scratch, into []finding) (find
 	} else if a.profile != parser.RFC1738 || !a.separatorTypos() {
 		a.syntax()
 	}
-	// A run (summary) sorts as its first occurrence would.
-	byPlace := func(i, j int) bool {
-		if a.findings[i].start != a.findings[j].start {
-			return a.findings[i].start < a.findings[j].start
-		}
-		return a.findings[i].firstEnd() < a.findings[j].firstEnd()
+	// A run (summary) sorts as its first occurrence would. (slices', not
+	// sort's: sort.SliceStable allocates a swapper each call, and this
+	// runs for every URL with findings.)
+	byPlace := func(f, g finding) int {
+		return cmp.Or(cmp.Compare(f.start, g.start), cmp.Compare(f.firstEnd(), g.firstEnd()))
 	}
-	if !sort.SliceIsSorted(a.findings, byPlace) {
-		sort.SliceStable(a.findings, byPlace)
+	if !slices.IsSortedFunc(a.findings, byPlace) {
+		slices.SortStableFunc(a.findings, byPlace)
 	}
 	for i := range a.findings {
 		f := &a.findings[i]
@@ -1290,11 +1292,12 @@ func snippetRevision(frag string) bool {
 // parseWithStandIns parses rep by parse until it succeeds or fails at a
 // byte that is no stand-in: a failure at a stand-in is the stand-in's
 // doing, so the next one is tried (a digit where a letter failed). It
-// returns the failure (nil when the parse succeeded) and whether the
+// returns the failure (nil when the parse succeeded), the text that failed
+// (rep as a string: the caller need not copy it again) and whether the
 // syntax phase should go on to report it: not when the failure is a
 // placeholder's doing or at a byte already reported (a.stop says where
 // the parse stopped).
-func (a *analyzer) parseWithStandIns(rep []byte, parse func(string) error) (*grammar.SyntaxError, bool) {
+func (a *analyzer) parseWithStandIns(rep []byte, parse func(string) error) (*grammar.SyntaxError, string, bool) {
 	var tried map[int]int // made when a stand-in fails: most parses succeed
 	for {
 		// Most URLs need no stand-in: their text is parsed as it is,
@@ -1306,17 +1309,17 @@ func (a *analyzer) parseWithStandIns(rep []byte, parse func(string) error) (*gra
 		err := parse(text)
 		if err == nil {
 			a.stop = len(a.text) + 1
-			return nil, false
+			return nil, "", false
 		}
 		se, ok := err.(*grammar.SyntaxError)
 		if !ok && !errors.As(err, &se) || se == nil {
-			return nil, false
+			return nil, "", false
 		}
 		o := min(max(se.Offset, 0), len(rep))
 		se.Offset = o
 		if a.atPlaceholder(o) {
 			a.stop = o // what the placeholder stands for decides
-			return nil, false
+			return nil, "", false
 		}
 		if o < len(rep) && a.flagged[o] {
 			// Already reported: try another stand-in, else give up
@@ -1329,9 +1332,9 @@ func (a *analyzer) parseWithStandIns(rep []byte, parse func(string) error) (*gra
 				continue
 			}
 			a.stop = o
-			return nil, false
+			return nil, "", false
 		}
-		return se, true
+		return se, text, true
 	}
 }
 
@@ -1354,7 +1357,7 @@ func (a *analyzer) syntax() {
 // A misspelt "://" the grammar rejects gets separatorTypos's finding and
 // fix; a scheme the XBNF has no production for is named as such.
 func (a *analyzer) profileSyntax(rep []byte) {
-	se, report := a.parseWithStandIns(rep, func(s string) error {
+	se, rs, report := a.parseWithStandIns(rep, func(s string) error {
 		_, err := a.profile.Parse(s, a.relative)
 		return err
 	})
@@ -1371,9 +1374,9 @@ func (a *analyzer) profileSyntax(rep []byte) {
 		return
 	}
 	if a.profile == parser.RFC3986 {
-		se = a.authorityFailure(string(rep), se)
+		se = a.authorityFailure(rs, se)
 	}
-	a.reportSyntax(string(rep), se)
+	a.reportSyntax(rs, se)
 }
 
 // reportSyntax reports the grammar's failure se on rep (the text with its
@@ -1441,11 +1444,10 @@ func (a *analyzer) authorityFailure(rep string, se *grammar.SyntaxError) *gramma
 // digit, ":" in the first segment of a relative path, "file:////x", "//"
 // in a genericurl. --grammar rfc3986 holds them to RFC 3986.)
 func (a *analyzer) rfc1738Syntax(rep []byte) {
-	se, report := a.parseWithStandIns(rep, a.scratch.parse1738(a.relative))
+	se, rs, report := a.parseWithStandIns(rep, a.scratch.parse1738(a.relative))
 	if !report {
 		return
 	}
-	rs := string(rep)
 	o := grammar.RefinedOffset(rs, se.Offset, se.Expected)
 	t0, t1 := a.failureSpan(rs, o)
 	a.stop = t0
@@ -1678,13 +1680,22 @@ func (a *analyzer) modernSchemeRules(rep string, tree *grammar.Tree, o int) bool
 
 // treeNode returns the index of the innermost node of rule name in t whose
 // span holds offset o, its end included (a failure right after a part is
-// about it: an empty port, a host name's last label).
+// about it: an empty port, a host name's last label). A node's span holds
+// its subtree's, so a node that does not hold o is skipped with its
+// subtree: the search reads the nodes on the way down to o and their
+// siblings, not the whole tree (laterForm searches a tree up to six times).
 func treeNode(t *grammar.Tree, name string, o int) (int, bool) {
 	found := -1
-	for i, n := range t.Nodes {
-		if int(n.Start) <= o && o <= int(n.End) && n.Rule().Name == name {
+	for i := 0; i < len(t.Nodes); {
+		n := &t.Nodes[i]
+		if o < int(n.Start) || int(n.End) < o {
+			i += max(int(n.Size), 1)
+			continue
+		}
+		if n.Rule().Name == name {
 			found = i
 		}
+		i++
 	}
 	return found, found >= 0
 }

@@ -29,25 +29,28 @@ func merge(fs []finding, v *verifier) []finding {
 			order = append(order, f.code)
 		}
 	}
+	// A group of several is gathered in the scratch (group), which the
+	// next group writes over: nothing merge keeps points into it.
 	groupOf := func(code string) []finding {
 		if len(order) == 1 {
 			return fs
 		}
-		var g []finding
+		g := v.scratch.group[:0]
 		for _, f := range fs {
 			if f.code == code {
 				g = append(g, f)
 			}
 		}
+		v.scratch.group = g
 		return g
 	}
 	out := v.scratch.keep(len(order))
 	for _, code := range order {
-		g := groupOf(code)
 		if v.rd.brief {
-			out = append(out, spanOf(code, g)) // counted, not read: no message, no fix
+			out = append(out, spanOf(code, fs)) // counted, not read: no message, no fix
 			continue
 		}
+		g := groupOf(code)
 		if len(g) == 1 && g[0].count() == 1 {
 			f := g[0]
 			if f.code == codeBadEscape {
@@ -98,11 +101,17 @@ func merge(fs []finding, v *verifier) []finding {
 	return out
 }
 
-// spanOf returns the finding of code that spans the findings g, with no
-// message and no fix.
+// spanOf returns the finding of code that spans the findings of g of that
+// code (there is one at least), with no message and no fix.
 func spanOf(code string, g []finding) finding {
-	m := finding{start: g[0].start, end: g[0].end, code: code}
-	for _, f := range g[1:] {
+	m := finding{start: -1, code: code}
+	for _, f := range g {
+		if f.code != code {
+			continue
+		}
+		if m.start < 0 {
+			m.start, m.end = f.start, f.end
+		}
 		m.start = min(m.start, f.start)
 		m.end = max(m.end, f.end)
 	}

@@ -15,12 +15,12 @@ import "github.com/urlls/urlls/analysis/parser"
 // a byte tries the next stand-in, and one at a placeholder is not reported.
 func (a *analyzer) userSyntax() {
 	rep := a.standIns()
-	se, report := a.parseWithStandIns(rep, func(s string) error {
+	se, text, report := a.parseWithStandIns(rep, func(s string) error {
 		_, err := parser.ParseUser(s, a.user)
 		return err
 	})
 	if !report {
 		return
 	}
-	a.reportSyntax(string(rep), se)
+	a.reportSyntax(text, se)
 }

@@ -24,9 +24,9 @@ var asciiDocMarkers = []struct {
 	re       *regexp.Regexp
 	mayMatch func(line []byte) bool
 }{
-	// A macro holds a ":" (and the "[" the line has).
+	// A macro's "[" follows its name and target (macroBracket).
 	{regexp.MustCompile(`(?m)\b(?:(?:https?|ftp|irc)://[^\s\[\]]+|(?:linkgit|link|xref|image|footnote|kbd|btn|menu|mailto):[^\s\[\]]*)\[(?:[^\]\n]*\]|\pL[^\]\n]*$)`),
-		func(line []byte) bool { return bytes.IndexByte(line, ':') >= 0 }},
+		macroBracket},
 	// An attribute entry starts with ":".
 	{regexp.MustCompile(`(?m)^:!?[A-Za-z0-9_][A-Za-z0-9_-]*!?:(?: |$)`),
 		func(line []byte) bool { return line[0] == ':' }},
@@ -76,6 +76,57 @@ func looksLikeAsciiDoc(doc []byte) bool {
 				return true
 			}
 		}
+	}
+	return false
+}
+
+// macroNames are the names of the inline macros of asciiDocMarkers' first
+// expression whose target may be empty.
+var macroNames = []string{"linkgit", "link", "xref", "image", "footnote", "kbd", "btn", "menu", "mailto"}
+
+// macroBracket reports whether a "[" of line may end an inline macro's
+// name and target, as the first expression of asciiDocMarkers has them:
+// the bytes before it back to white space or a bracket (the target's
+// [^\s\[\]]) hold a ":" after one of macroNames, or a "://" with a byte
+// after it. A line of 40,000 IP literals ("http://[::1]/") has a "[" and a
+// ":" in each URL and no macro; the expression ran over all of it.
+func macroBracket(line []byte) bool {
+	for i := bytes.IndexByte(line, '['); i >= 0; {
+		t := i
+		for t > 0 && !macroStop(line[t-1]) {
+			t--
+		}
+		for run, j := line[t:i], 0; ; {
+			k := bytes.IndexByte(run[j:], ':')
+			if k < 0 {
+				break
+			}
+			j += k
+			if bytes.HasPrefix(run[j:], []byte("://")) && len(run)-j > 3 {
+				return true
+			}
+			for _, name := range macroNames {
+				if bytes.HasSuffix(run[:j], []byte(name)) {
+					return true
+				}
+			}
+			j++
+		}
+		k := bytes.IndexByte(line[i+1:], '[')
+		if k < 0 {
+			break
+		}
+		i += 1 + k
+	}
+	return false
+}
+
+// macroStop reports whether c ends a macro's target: white space as the
+// expressions' \s has it, or a bracket.
+func macroStop(c byte) bool {
+	switch c {
+	case ' ', '\t', '\n', '\f', '\r', '[', ']':
+		return true
 	}
 	return false
 }

@@ -36,6 +36,14 @@ var sniffSeeds = []string{
 	"linkgit:git-log[1] linkgit:git-diff[1]\nlinkgit:git-add[1]",
 	"a https://x.org/[\n] b\n:attr!:\n:!x:\n[quote]\n",
 	"mailto:a@b.c[mail] xhttps://x.org/y[t] _https://x.org/[z]\n",
+	// Where macroBracket looks: a name right before ":" and an empty
+	// target, "//" as a target, "://" with nothing after it, a target
+	// that runs back to a bracket or a tab.
+	"mailto://[a] link:[b] xref:x[c]\n",
+	"http://[::1]/ http://[x] ftp://[y] irc://a[b] image:[c]\n",
+	"]https://x[a]\tlinkgit:[b]\n[kbd:[c] btn:[d]\n",
+	"menu:x:y[a] footnote:[b]\fhttps://a:b[c]\n",
+	"a https://x[a] b ftp://y[b] c irc://z[c]\n",
 }
 
 func TestAsciiDocSniffLines(t *testing.T) {
