@@ -192,7 +192,14 @@ func checkCandidates(ctx context.Context, opts checks.Options, text []byte, cand
 			continue
 		}
 		flush()
-		for _, d := range checker.CheckURL(text, c) {
+		ds := checker.CheckURL(text, c)
+		if cap(diags)-len(diags) < len(ds) {
+			// As the CLI's check: room for what the diagnostics so far
+			// predict, not doubling (a line of 40k IP literals has
+			// 80k, 7.7 MB).
+			diags = checks.GrowDiagnostics(diags, 0, len(ds), i, len(cands))
+		}
+		for _, d := range ds {
 			diags = append(diags, config.Finding{Diagnostic: d})
 			from = append(from, -1)
 		}

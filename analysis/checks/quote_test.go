@@ -2,6 +2,11 @@ package checks
 
 import (
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -73,5 +78,60 @@ func TestQuote(t *testing.T) {
 	}
 	if got := cut(strings.Repeat("%7C", 30)); got != strings.Repeat("%7C", 21)+"…" {
 		t.Errorf("cut = %q", got)
+	}
+}
+
+// TestWordqAsSprintf: wordq writes every message of its callers in the
+// package as fmt.Sprintf would, for a short text and a long one (quote
+// cuts it). The formats are read from the source, so that a new caller
+// with a verb wordq does not write (it writes %s only) fails here.
+func TestWordqAsSprintf(t *testing.T) {
+	fset := token.NewFileSet()
+	pkgs, err := parser.ParseDir(fset, ".", func(fi fs.FileInfo) bool { return !strings.HasSuffix(fi.Name(), "_test.go") }, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var formats []string
+	for _, pkg := range pkgs {
+		ast.Inspect(pkg, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			if sel, ok := call.Fun.(*ast.SelectorExpr); ok && sel.Sel.Name == "wordq" {
+				lit, ok := call.Args[0].(*ast.BasicLit)
+				if !ok {
+					t.Errorf("%s: wordq's format is not a literal", fset.Position(call.Pos()))
+					return true
+				}
+				f, err := strconv.Unquote(lit.Value)
+				if err != nil {
+					t.Fatal(err)
+				}
+				formats = append(formats, f)
+				// Each call passes text and len(call.Args)-2 strings more.
+				more := make([]string, len(call.Args)-2)
+				for i := range more {
+					more[i] = fmt.Sprintf("more%d", i)
+				}
+				for _, text := range []string{"[::1]", `a"b` + strings.Repeat("é", 200)} {
+					args := []any{quote(text)}
+					for _, m := range more {
+						args = append(args, m)
+					}
+					want := fmt.Sprintf(f, args...)
+					if got := (&analyzer{}).wordq(f, text, more...); got != want {
+						t.Errorf("wordq(%q, %q) = %q, fmt.Sprintf writes %q", f, text, got, want)
+					}
+				}
+			}
+			return true
+		})
+	}
+	if len(formats) < 5 {
+		t.Fatalf("found %d calls of wordq, want 5 at least: %q", len(formats), formats)
+	}
+	if got := (&analyzer{brief: true}).wordq(formats[0], "x"); got != "" {
+		t.Errorf("a brief check's wordq = %q, want none", got)
 	}
 }

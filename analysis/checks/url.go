@@ -228,7 +228,7 @@ func (o Options) appendChecked(ctx context.Context, out []Diagnostic, doc []byte
 		}
 		fs := o.findingsOf(doc, &cands[i], memo)
 		if cap(out)-len(out) < len(fs) {
-			out = growDiagnostics(out, first, len(fs), i, len(cands))
+			out = GrowDiagnostics(out, first, len(fs), i, len(cands))
 		}
 		out = appendDiagnostics(out, doc, &cands[i], fs, memo)
 	}
@@ -241,13 +241,14 @@ func (o Options) appendChecked(ctx context.Context, out []Diagnostic, doc []byte
 	return out, nil
 }
 
-// growDiagnostics makes room in out for k more diagnostics, i of the n
-// URLs checked whose diagnostics follow out[:first]. The room at least
-// doubles (append grows a large slice by a quarter: the 40k findings of
-// one line would be copied a dozen times over); past a few dozen
-// diagnostics, it is what the findings so far predict for all n, so that
-// a document full of findings allocates them about once.
-func growDiagnostics(out []Diagnostic, first, k, i, n int) []Diagnostic {
+// GrowDiagnostics makes room in out for k more diagnostics (or anything
+// made of them, as the server's findings are), i of the n URLs checked
+// whose diagnostics follow out[:first]. The room at least doubles (append
+// grows a large slice by a quarter: the 40k findings of one line would be
+// copied a dozen times over); past a few dozen diagnostics, it is what the
+// findings so far predict for all n, so that a document full of findings
+// allocates them about once.
+func GrowDiagnostics[T any](out []T, first, k, i, n int) []T {
 	m := len(out)
 	want := max(2*m, m+k, 8)
 	if m-first >= 64 {
