@@ -25,15 +25,33 @@ type finding struct {
 	fixes      []fix
 	// n is how many occurrences the finding stands for: an analysis that
 	// only counts (summary) makes one finding of a run of n identical
-	// bad escapes side by side, [start, end) covering them all. 0 is one.
+	// bad escapes, [start, end) covering them all. 0 is one.
 	n int
+	// step is how far apart the starts of a run's occurrences are, when
+	// they are not side by side: the bad escapes of "a%zza%zz…" are 4
+	// bytes apart. 0: side by side, each as wide as the first.
+	step int
 }
 
 // count returns how many occurrences f stands for.
 func (f *finding) count() int { return max(f.n, 1) }
 
 // firstEnd returns where the first occurrence of f ends.
-func (f *finding) firstEnd() int { return f.start + (f.end-f.start)/f.count() }
+func (f *finding) firstEnd() int {
+	if f.step > 0 {
+		return f.end - (f.count()-1)*f.step
+	}
+	return f.start + (f.end-f.start)/f.count()
+}
+
+// occurrence returns where the k-th occurrence of f starts.
+func (f *finding) occurrence(k int) int {
+	step := f.step
+	if step == 0 {
+		step = f.firstEnd() - f.start
+	}
+	return f.start + k*step
+}
 
 // mode is what an analysis makes of its findings.
 type mode uint8
@@ -638,15 +656,26 @@ func (a *analyzer) badEscape(i int) {
 	// one finding: the message of each is written only if it stays alone
 	// (merge, badEscapeMessage), and the fixes come from shared blocks. An
 	// analysis that only counts them (summary) extends the run of the same
-	// span that ends here.
+	// span that ends here, or that goes on here at the run's step (with no
+	// other finding between): a URL of 100,000 "a%zz" is one finding, not
+	// 8 MB of them.
 	switch a.mode {
 	case summary:
 		if n := len(a.findings); n > 0 {
 			last := &a.findings[n-1]
 			w := last.firstEnd() - last.start
-			if last.code == codeBadEscape && last.end == i && k-i == w && a.text[i:k] == a.text[last.start:last.start+w] {
-				last.end, last.n = k, last.count()+1
-				return
+			if last.code == codeBadEscape && k-i == w && a.text[i:k] == a.text[last.start:last.start+w] {
+				switch {
+				case last.step == 0 && last.end == i: // side by side
+					last.end, last.n = k, last.count()+1
+					return
+				case last.count() == 1 && last.end < i: // the second, apart: the step
+					last.step, last.end, last.n = i-last.start, k, 2
+					return
+				case last.step > 0 && i-(last.end-w) == last.step:
+					last.end, last.n = k, last.n+1
+					return
+				}
 			}
 		}
 		fallthrough
@@ -692,7 +721,7 @@ func (sc *scratch) schemeFacts(scheme string) *schemeFacts {
 func (a *analyzer) badEscapeRun(i, j int) {
 	if n := len(a.findings); n > 0 {
 		last := &a.findings[n-1]
-		if last.code == codeBadEscape && last.end == i && last.firstEnd()-last.start == 1 {
+		if last.code == codeBadEscape && last.end == i && last.step == 0 && last.firstEnd()-last.start == 1 {
 			last.end, last.n = j, last.count()+j-i
 			return
 		}

@@ -25,6 +25,15 @@ var summaryCases = []string{
 	"http://x.org/" + strings.Repeat("%zz", 200) + strings.Repeat("%", 200) + strings.Repeat("%z", 100),
 	"http://[::1%%%]:8%%0/%%",
 	"mailto:a%%%@b%%.c",
+	// Runs apart, at a step: the same span, a different one, a step
+	// that changes, another finding between, side by side after a run
+	// apart and apart after one side by side.
+	"http://x.org/" + strings.Repeat("a%zz", 300),
+	"http://x.org/" + strings.Repeat("a%zz", 30) + "a%zy" + strings.Repeat("ab%zz", 30),
+	"http://x.org/a%zza%zzab%zza%zz|a%zza%zz%zz%zza%zz%zza%zz",
+	"http://x.org/%a%a%a%%%%a%a%%a%",
+	"http://x.org/?" + strings.Repeat("&a=%zz", 50) + "#" + strings.Repeat("%g/", 40),
+	"http://x%zz.o%zzrg/%zzb%zz",
 }
 
 // TestSummary: an analysis that makes one finding of a run of identical bad
@@ -58,6 +67,7 @@ func TestSummaryLong(t *testing.T) {
 	for _, text := range []string{
 		"http://x.org/" + strings.Repeat("%", 100_000),
 		"http://x.org/" + strings.Repeat("%zz%%", 20_000) + "|" + strings.Repeat("~%", 10_000),
+		"http://x.org/" + strings.Repeat("a%zz", 100_000),
 	} {
 		rd := reading{profile: parser.RFC1738}
 		want := checkIn(findOnly, text, rd, new(scratch))

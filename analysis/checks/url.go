@@ -583,9 +583,8 @@ func (v *verifier) wasThere(p place) bool {
 		v.before = make(map[place]bool, len(v.findings))
 		for _, f := range v.findings {
 			// Each occurrence of a run (summary) was there.
-			w := f.firstEnd() - f.start
 			for k := range f.count() {
-				v.before[place{f.code, f.start + k*w}] = true
+				v.before[place{f.code, f.occurrence(k)}] = true
 			}
 		}
 	}
