@@ -187,6 +187,13 @@ func (sc *scanner) decodeSeq(s, e int, mode decodeMode) seq {
 		}
 		u := decodeAt(doc, k, e, mode)
 		if u.dec {
+			if n := len(q.decs); n == cap(q.decs) && n >= 1024 {
+				// Room for what the references so far predict for the
+				// rest, not doubling: a URL of 100,000 "&amp;" copied 6
+				// MB of units into fresh memory, most of its check.
+				want := n * (e - s) / (k - s)
+				q.decs = slices.Grow(q.decs, max(want+want/8, 2*n)-n)
+			}
 			q.decs = append(q.decs, u)
 		}
 		k = u.end

@@ -1,6 +1,7 @@
 package scan
 
 import (
+	"html"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -50,4 +51,24 @@ func lastIndex(s []string, v string) int {
 		}
 	}
 	return -1
+}
+
+// TestCommonEntity: the references charRef decodes without asking the html
+// package decode as the package would, and no other name is taken for one.
+func TestCommonEntity(t *testing.T) {
+	for _, name := range []string{"amp", "lt", "gt", "quot", "apos", "nbsp", "AMP", "ampx", "am", ""} {
+		r := commonEntity([]byte(name))
+		if r < 0 {
+			if name == "amp" || name == "lt" || name == "gt" || name == "quot" {
+				t.Errorf("commonEntity(%q) = none", name)
+			}
+			continue
+		}
+		if want := html.UnescapeString("&" + name + ";"); string(r) != want {
+			t.Errorf("commonEntity(%q) = %q, html.UnescapeString says %q", name, r, want)
+		}
+		if er, er2, ok := entity(name, true); !ok || er != r || er2 != -1 {
+			t.Errorf("commonEntity(%q) = %q, entity says %q %q %v", name, r, er, er2, ok)
+		}
+	}
 }
