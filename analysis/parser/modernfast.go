@@ -97,7 +97,7 @@ func parseModernFast(input, scheme string, nodes []grammar.Node) ([]grammar.Node
 
 // open appends a node of rule r starting at pos, to be closed.
 func (p *modernFast) open(r *grammar.Rule, pos int) int {
-	p.nodes = append(p.nodes, grammar.Node{ID: r.ID, Start: int32(pos)})
+	p.nodes = appendNode(p.nodes, grammar.Node{ID: r.ID, Start: int32(pos)}, pos, p.in)
 	return len(p.nodes) - 1
 }
 
@@ -107,7 +107,7 @@ func (p *modernFast) close(i, end int) {
 }
 
 func (p *modernFast) leaf(r *grammar.Rule, start, end int) {
-	p.nodes = append(p.nodes, grammar.Node{ID: r.ID, Start: int32(start), End: int32(end), Size: 1})
+	p.nodes = appendNode(p.nodes, grammar.Node{ID: r.ID, Start: int32(start), End: int32(end), Size: 1}, start, p.in)
 }
 
 // run scans the longest run of the bytes of class set and pct-encoded
