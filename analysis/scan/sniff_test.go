@@ -44,6 +44,7 @@ var sniffSeeds = []string{
 	"]https://x[a]\tlinkgit:[b]\n[kbd:[c] btn:[d]\n",
 	"menu:x:y[a] footnote:[b]\fhttps://a:b[c]\n",
 	"a https://x[a] b ftp://y[b] c irc://z[c]\n",
+	"include::a[]\nimage::b.png[]\n x toc::[]\ntoc::[]\n",
 }
 
 func TestAsciiDocSniffLines(t *testing.T) {
