@@ -623,6 +623,12 @@ func (c Config) CheckFirst(doc []byte, cands []scan.Candidate, sups []scan.Suppr
 		}
 		if opts.Brief {
 			run = max(briefRun, len(sups))
+		} else {
+			// A run sorts and sweeps every suppression (suppressedOf):
+			// however few candidates the findings so far ask for, it
+			// checks as many, or a run of 16 URLs at a time on a document
+			// of as many suppressions as lines costs the square of it.
+			run = max(run, len(sups))
 		}
 		diags = checker.AppendCandidates(diags[:0], doc, cands[i:min(i+run, len(cands))])
 		if opts.Brief {

@@ -447,7 +447,10 @@ func TestCheckFirstAgainstApplyFirst(t *testing.T) {
 		}
 		scanned := scan.Scan(doc, "plaintext")
 		var sups []scan.Suppression
-		for range rng.Intn(2000) {
+		// Fewer suppressions than URLs: a run of CheckFirst holds as
+		// many candidates as there are suppressions, and the document
+		// must take several runs.
+		for range rng.Intn(len(scanned.Candidates)) {
 			s := scan.Suppression{Start: rng.Intn(len(doc))}
 			s.End = s.Start + rng.Intn(200)
 			if rng.Intn(2) == 0 {
@@ -481,6 +484,54 @@ func TestCheckFirstAgainstApplyFirst(t *testing.T) {
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Fatalf("round %d (mildest %s, max %d, %d URLs): shown (-ApplyFirst +CheckFirst)\n%s", round, mildest, c.FindingsLimit(), len(scanned.Candidates), diff)
 		}
+	}
+}
+
+// TestCheckFirstManySuppressions: CheckFirst's cost stays linear in a
+// document of as many suppressions as URLs. Each run matches its
+// diagnostics against every suppression (suppressedOf), so a run holds at
+// least as many candidates as there are suppressions: when the findings
+// shown are one short of the limit and every later finding is suppressed,
+// the findings so far ask for runs of a few dozen URLs, and each of those
+// runs swept all the suppressions before it (their heap took a copy of
+// each), thousands of times over. It allocates about what ApplyFirst over
+// CheckCandidates does, as a check of a few runs does.
+func TestCheckFirstManySuppressions(t *testing.T) {
+	const limit, suppressed = 100, 8000
+	var b strings.Builder
+	for i := range limit {
+		fmt.Fprintf(&b, "http://x.org/a%%zz%d\n\n", i) // one finding each, shown
+	}
+	for i := range suppressed {
+		fmt.Fprintf(&b, "http://x.org/b%%zz%d <!-- urlls-disable-line -->\n\n", i)
+	}
+	doc := []byte(b.String())
+	scanned := scan.Scan(doc, "markdown")
+	if len(scanned.Suppressions) != suppressed {
+		t.Fatalf("%d suppressions, want %d", len(scanned.Suppressions), suppressed)
+	}
+	n := limit
+	c := Config{MaxFindings: &n}
+	allocated := func(f func()) uint64 {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		f()
+		runtime.ReadMemStats(&after)
+		return after.TotalAlloc - before.TotalAlloc
+	}
+	var shown []Finding
+	var counts Counts
+	first := allocated(func() {
+		shown, counts = c.CheckFirst(doc, scanned.Candidates, slices.Clone(scanned.Suppressions), checks.Hint)
+	})
+	if len(shown) != limit || counts[checks.Error] != limit {
+		t.Fatalf("%d findings shown, %v counted; want %d errors, shown and counted", len(shown), counts, limit)
+	}
+	full := allocated(func() {
+		c.ApplyFirst(slices.Clone(scanned.Suppressions), c.CheckOptions().CheckCandidates(doc, scanned.Candidates), checks.Hint)
+	})
+	if first > 2*full {
+		t.Errorf("CheckFirst of %d URLs, %d of them suppressed, allocates %d bytes, ApplyFirst over CheckCandidates %d", len(scanned.Candidates), suppressed, first, full)
 	}
 }
 
