@@ -69,13 +69,20 @@ type Config struct {
 const DefaultMaxFindings = 1000
 
 // FindingsLimit returns the most findings shown per document, 0 for no
-// limit.
+// limit. A limit past maxFindingsLimit, more findings than any document
+// holds, is that: ApplyFirst and CheckFirst count FindingsLimit+1 findings,
+// which must not wrap around ("maxFindings": 9223372036854775807 made a
+// slice of negative capacity).
 func (c Config) FindingsLimit() int {
 	if c.MaxFindings == nil {
 		return DefaultMaxFindings
 	}
-	return max(0, *c.MaxFindings)
+	return min(max(0, *c.MaxFindings), maxFindingsLimit)
 }
+
+// maxFindingsLimit is the largest limit FindingsLimit returns: a finding
+// takes a byte of its document at least, and a document is far smaller.
+const maxFindingsLimit = 1 << 30
 
 // Level is a configured severity: a checks.Severity or Off.
 type Level struct {

@@ -231,6 +231,31 @@ func TestMaxFindingsSetting(t *testing.T) {
 	}
 }
 
+// TestMaxFindingsHuge: a limit as large as an int holds shows every
+// finding, as no limit does, and panics nowhere (FindingsLimit+1 wrapped
+// around to a negative capacity).
+func TestMaxFindingsHuge(t *testing.T) {
+	c, err := Parse("f", []byte(`{"maxFindings": 9223372036854775807}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := []byte("http://x.org/a%zz http://x.org/b|c http://x.org/%41\n")
+	scanned := scan.Scan(doc, "plaintext")
+	diags := c.CheckOptions().CheckCandidates(doc, scanned.Candidates)
+	if len(diags) < 3 {
+		t.Fatalf("%d diagnostics, want 3 at least", len(diags))
+	}
+	want := c.Apply(nil, diags)
+	first, counts := c.ApplyFirst(nil, diags, checks.Hint)
+	if diff := cmp.Diff(want, c.LimitCounted(first, counts, checks.Hint)); diff != "" {
+		t.Errorf("ApplyFirst (-Apply +ApplyFirst)\n%s", diff)
+	}
+	first, counts = c.CheckFirst(doc, scanned.Candidates, nil, checks.Hint)
+	if diff := cmp.Diff(want, c.LimitCounted(first, counts, checks.Hint)); diff != "" {
+		t.Errorf("CheckFirst (-Apply +CheckFirst)\n%s", diff)
+	}
+}
+
 func finding(start int, code string, sev checks.Severity) Finding {
 	return Finding{Diagnostic: checks.Diagnostic{Start: start, End: start + 3, Code: code, URL: "http://x/"}, Severity: sev}
 }
