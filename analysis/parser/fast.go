@@ -183,17 +183,17 @@ func appendNode(nodes []grammar.Node, n grammar.Node, pos int, input string) []g
 
 // growNodes makes room in nodes, the nodes of a parse of input that has
 // reached pos. Past a thousand nodes it grows them to what the nodes so far
-// predict for the whole input (at least doubling), not by a quarter: a
-// host of 200,000 labels copied its 400,000 nodes over and over, into
-// fresh memory each time, for most of its check. The prediction is linear
-// in the input: a node takes a byte or more of it, but for the few empty
-// ones.
+// predict for the whole input, at least doubling and at most four times
+// over, not by a quarter: a host of 200,000 labels copied its 400,000
+// nodes over and over, into fresh memory each time, for most of its check.
+// Four times bounds what a dense start (empty segments, then a long run of
+// letters) leaves unused in the scratch trees that keep the room.
 func growNodes(nodes []grammar.Node, pos int, input string) []grammar.Node {
 	k := len(nodes)
 	want := 2*k + 8
 	if k >= 1024 && pos > 0 {
 		predicted := int(int64(k) * int64(len(input)) / int64(pos))
-		want = max(want, predicted+predicted/8)
+		want = max(want, min(predicted+predicted/8, 4*k))
 	}
 	return slices.Grow(nodes, want-k)
 }

@@ -189,9 +189,13 @@ func (sc *scanner) decodeSeq(s, e int, mode decodeMode) seq {
 		if u.dec {
 			if n := len(q.decs); n == cap(q.decs) && n >= 1024 {
 				// Room for what the references so far predict for the
-				// rest, not doubling: a URL of 100,000 "&amp;" copied 6
-				// MB of units into fresh memory, most of its check.
-				want := n * (e - s) / (k - s)
+				// rest (at least doubling), not a quarter more: a URL of
+				// 100,000 "&amp;" copied 6 MB of units into fresh memory,
+				// most of its check. The units live only until the
+				// candidate is made, and a unit takes two bytes of the
+				// text at least, so a prediction that a sparse rest
+				// belies costs little, and for a moment.
+				want := int(int64(n) * int64(e-s) / int64(k-s))
 				q.decs = slices.Grow(q.decs, max(want+want/8, 2*n)-n)
 			}
 			q.decs = append(q.decs, u)
