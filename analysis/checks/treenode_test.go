@@ -19,9 +19,9 @@ func treeNodeEveryNode(t *grammar.Tree, name string, o int) (int, bool) {
 	return found, found >= 0
 }
 
-// TestTreeNodeSkipsOnlyWhatCannotHoldOffset: treeNode, which skips the
-// subtrees of nodes that do not hold the offset, finds what reading every
-// node finds, for every offset and every rule of the trees RFC 3986 and
+// TestTreeNodeSkipsOnlyWhatCannotHoldOffset: treeNode and laterNodesAt,
+// which skip the subtrees of nodes that do not hold the offset, find what
+// reading every node finds, for every offset and every rule of the trees RFC 3986 and
 // RFC 1738 build for the forms laterForm words and for generated URLs
 // (both fast paths and the general matcher build them).
 func TestTreeNodeSkipsOnlyWhatCannotHoldOffset(t *testing.T) {
@@ -50,6 +50,15 @@ func TestTreeNodeSkipsOnlyWhatCannotHoldOffset(t *testing.T) {
 				names := map[string]bool{}
 				for _, n := range tr.Nodes {
 					names[n.Rule().Name] = true
+				}
+				for o := 0; o <= len(in)+1; o++ {
+					at := laterNodesAt(tr, o)
+					for name, got := range map[string]int{"userinfo": at.userinfo, "IP-literal": at.ipLiteral,
+						"port": at.port, "reg-name": at.regName, "authority": at.authority, "query": at.query} {
+						if want, _ := treeNodeEveryNode(tr, name, o); got != want {
+							t.Fatalf("%q: laterNodesAt(%d).%s = %d; every node read: %d", in, o, name, got, want)
+						}
+					}
 				}
 				for name := range names {
 					for o := 0; o <= len(in)+1; o++ {
