@@ -3,6 +3,7 @@ package scan
 import (
 	"bytes"
 	"regexp"
+	"strings"
 )
 
 // sniffLimit is how much of a plain-text document looksLikeAsciiDoc reads.
@@ -25,7 +26,7 @@ var asciiDocMarkers = []struct {
 	mayMatch func(line []byte) bool
 }{
 	// A macro's "[" follows its name and target (macroBracket).
-	{regexp.MustCompile(`(?m)\b(?:(?:https?|ftp|irc)://[^\s\[\]]+|(?:linkgit|link|xref|image|footnote|kbd|btn|menu|mailto):[^\s\[\]]*)\[(?:[^\]\n]*\]|\pL[^\]\n]*$)`),
+	{regexp.MustCompile(`(?m)\b(?:(?:https?|ftp|irc)://[^\s\[\]]+|(?:` + strings.Join(macroNames, "|") + `):[^\s\[\]]*)\[(?:[^\]\n]*\]|\pL[^\]\n]*$)`),
 		macroBracket},
 	// An attribute entry starts with ":".
 	{regexp.MustCompile(`(?m)^:!?[A-Za-z0-9_][A-Za-z0-9_-]*!?:(?: |$)`),
@@ -36,15 +37,8 @@ var asciiDocMarkers = []struct {
 	// A block macro starts its line with its name and "::" (a line of
 	// 40,000 "http://[::1]/" holds "::" 40,000 times, and the expression
 	// tried each of its bytes).
-	{regexp.MustCompile(`(?m)^(?:include|image|ifdef|ifndef|toc)::\S*\[`),
-		func(line []byte) bool {
-			for _, name := range blockMacroNames {
-				if bytes.HasPrefix(line, []byte(name)) {
-					return true
-				}
-			}
-			return false
-		}},
+	{regexp.MustCompile(`(?m)^(?:` + strings.Join(blockMacroNames, "|") + `)::\S*\[`),
+		blockMacroStart},
 }
 
 // looksLikeAsciiDoc reports whether doc, given as plain text, is AsciiDoc:
@@ -89,9 +83,20 @@ func looksLikeAsciiDoc(doc []byte) bool {
 	return false
 }
 
-// blockMacroNames are the block macros of asciiDocMarkers' last
-// expression, with their "::".
-var blockMacroNames = []string{"include::", "image::", "ifdef::", "ifndef::", "toc::"}
+// blockMacroNames are the names of the block macros of asciiDocMarkers'
+// last expression.
+var blockMacroNames = []string{"include", "image", "ifdef", "ifndef", "toc"}
+
+// blockMacroStart reports whether line starts with a block macro's name
+// and "::", as every match of asciiDocMarkers' last expression does.
+func blockMacroStart(line []byte) bool {
+	for _, name := range blockMacroNames {
+		if rest, ok := bytes.CutPrefix(line, []byte(name)); ok && bytes.HasPrefix(rest, []byte("::")) {
+			return true
+		}
+	}
+	return false
+}
 
 // macroNames are the names of the inline macros of asciiDocMarkers' first
 // expression whose target may be empty.
