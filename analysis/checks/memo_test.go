@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/urlls/urlls/analysis/grammar"
 	"github.com/urlls/urlls/analysis/parser"
@@ -184,5 +185,95 @@ func TestMemoShortLived(t *testing.T) {
 	}
 	if len(want) < len(cands) {
 		t.Errorf("%d findings for %d URLs: most should have some", len(want), len(cands))
+	}
+}
+
+// TestCleanRealworld: one Clean shared by every real document, under every
+// grammar in turn and brief as well as full, changes no finding: each
+// document's are those of CheckURL, URL by URL.
+func TestCleanRealworld(t *testing.T) {
+	clean := NewClean()
+	checked := 0
+	realworldDocs(t, func(path, lang string, doc []byte) {
+		cands := scan.Scan(doc, lang).Candidates
+		checked += len(cands)
+		for _, name := range parser.ProfileNames() {
+			profile, _ := parser.ProfileNamed(name)
+			for _, brief := range []bool{false, true} {
+				o := Options{Grammar: profile, Brief: brief}
+				got, want := o.CheckCandidatesClean(doc, cands, clean), withoutMemo(o, doc, cands)
+				if !reflect.DeepEqual(got, want) {
+					t.Errorf("%s (%s, brief %v): with a Clean\n%v\nwithout\n%v", path, name, brief, got, want)
+				}
+			}
+		}
+	})
+	// Every grammar but the first meets each clean URL of a document
+	// again; the second document of a repository meets its links.
+	if clean.hits == 0 {
+		t.Errorf("%d URLs checked, none found in the Clean: the test tests nothing", checked)
+	}
+	t.Logf("%d URLs, %d checks saved", checked, clean.hits)
+}
+
+// TestCleanReadings: a URL clean read one way is checked again when read
+// another: under another grammar, as a relative reference where it is a
+// URL, in a Markdown destination in "<…>", with a user's rule.
+func TestCleanReadings(t *testing.T) {
+	user, err := grammar.LoadUser("x.abnf", "x.abnf", []byte("xurl = \"http://\" 1*DIGIT\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	xurl := user.Rule("xurl")
+	rfc3986, _ := parser.ProfileNamed("rfc3986")
+	for _, tc := range []struct {
+		name           string
+		first, second  Options
+		doc, lang, url string
+	}{
+		{"grammar", Options{Grammar: rfc3986}, Options{}, "see http://[::1]/a\n", "plaintext", "http://[::1]/a"},
+		{"user rule", Options{}, Options{Schemes: map[string]*grammar.Rule{"http": xurl}}, "see http://abc\n", "plaintext", "http://abc"},
+		{"spaced path", Options{}, Options{}, "[a](<my notes.md>) and [b](my notes.md)\n", "markdown", "my notes.md"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cands := scan.Scan([]byte(tc.doc), tc.lang).Candidates
+			clean := NewClean()
+			for _, o := range []Options{tc.first, tc.second} {
+				doc := []byte(tc.doc)
+				got, want := o.CheckCandidatesClean(doc, cands, clean), withoutMemo(o, doc, cands)
+				if !reflect.DeepEqual(got, want) {
+					t.Errorf("with a Clean\n%v\nwithout\n%v", got, want)
+				}
+			}
+			if _, ok := clean.texts[tc.url]; !ok {
+				t.Errorf("%q was not remembered: the test tests nothing (%v)", tc.url, clean.texts)
+			}
+		})
+	}
+}
+
+// TestCleanBounds: a Clean keeps no text longer than maxCleanText, and
+// starts afresh past maxClean texts; what it keeps is its own copy.
+func TestCleanBounds(t *testing.T) {
+	clean := NewClean()
+	long := "http://x.org/" + strings.Repeat("a", maxCleanText)
+	Options{}.CheckCandidatesClean([]byte(long), []scan.Candidate{{Start: 0, End: len(long), Text: long}}, clean)
+	if len(clean.texts) != 0 {
+		t.Errorf("a text of %d bytes was kept", len(long))
+	}
+	for i := range maxClean + 1 {
+		u := fmt.Sprintf("http://x%d.org/", i)
+		Options{}.CheckCandidatesClean([]byte(u), []scan.Candidate{{Start: 0, End: len(u), Text: u}}, clean)
+	}
+	if len(clean.texts) != 1 {
+		t.Errorf("%d texts kept past maxClean, want 1 (a fresh start)", len(clean.texts))
+	}
+	doc := []byte("http://y.org/ab")
+	text := string(doc[:13]) // a substring of a larger string, as a scan's
+	clean.add(text, reading{})
+	for k := range clean.texts {
+		if k == text && unsafe.StringData(k) == unsafe.StringData(text) {
+			t.Error("the Clean keeps the caller's string, not a copy")
+		}
 	}
 }

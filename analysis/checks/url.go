@@ -48,6 +48,65 @@ type Checker struct {
 // NewChecker returns a Checker under o.
 func (o Options) NewChecker() *Checker { return &Checker{opts: o} }
 
+// Clean remembers, across the documents one goroutine checks, URLs whose
+// check found nothing: a tree of documents repeats its URLs from file to
+// file (the project's home page, its repository, the licence, the same
+// navigation links on every page), and most of them are fine. It holds at
+// most maxClean texts of at most maxCleanText bytes each, copied (a
+// candidate's text is a substring of its document's texts, which would
+// otherwise stay in memory with it), starting afresh when full. What a
+// text is remembered with is its reading, as in urlMemo: a text read
+// another way is checked again. A Clean is for one goroutine at a time.
+type Clean struct {
+	texts map[string]reading
+	hits  int // how many checks it saved (for tests)
+}
+
+// maxClean and maxCleanText bound a Clean: at most a few megabytes.
+const (
+	maxClean     = 16 << 10
+	maxCleanText = 256
+)
+
+// NewClean returns an empty Clean.
+func NewClean() *Clean { return &Clean{} }
+
+// has reports whether text was found clean under rd. A check for counting
+// (rd.brief) finds what a full one does, only without messages and fixes
+// (Options.Brief), so the two share what they remember.
+func (cl *Clean) has(text string, rd reading) bool {
+	rd.brief = false
+	r, ok := cl.texts[text]
+	if ok && r == rd {
+		cl.hits++
+		return true
+	}
+	return false
+}
+
+// add remembers that the check of text under rd found nothing.
+func (cl *Clean) add(text string, rd reading) {
+	if len(text) > maxCleanText {
+		return
+	}
+	rd.brief = false
+	switch {
+	case cl.texts == nil:
+		cl.texts = make(map[string]reading, 256)
+	case len(cl.texts) >= maxClean:
+		clear(cl.texts)
+	}
+	cl.texts[strings.Clone(text)] = rd
+}
+
+// NewCheckerClean is NewCheckerFor(n) that also consults and fills clean
+// (nil: none), which outlives the document.
+func (o Options) NewCheckerClean(n int, clean *Clean) *Checker {
+	k := o.NewCheckerFor(n)
+	k.memo.clean = clean
+	return k
+}
+
 // NewCheckerFor returns a Checker under o for a document of n candidates,
 // its memory sized for them (a Checker of NewChecker, for any number, has
 // room for maxMemo, which a document of a few URLs would pay for).
@@ -207,6 +266,14 @@ func (o Options) CheckCandidatesContext(ctx context.Context, doc []byte, cands [
 	return out, nil
 }
 
+// CheckCandidatesClean is CheckCandidates under o that consults and fills
+// clean (Clean), which outlives the document.
+func (o Options) CheckCandidatesClean(doc []byte, cands []scan.Candidate, clean *Clean) []Diagnostic {
+	memo := urlMemo{size: len(cands), clean: clean}
+	out, _ := o.appendChecked(context.Background(), nil, doc, cands, &memo)
+	return out
+}
+
 // AppendCandidates is CheckCandidates, remembering, with the diagnostics
 // appended to out: a caller that checks a document's candidates a run at
 // a time (config.Config.CheckFirst) reuses out.
@@ -289,6 +356,9 @@ type urlMemo struct {
 	// that many, up to maxMemo.
 	size    int
 	scratch scratch // the analyses' working memory
+	// clean, when not nil, is what the documents checked before this one
+	// found clean (Clean): a text there is not checked again.
+	clean *Clean
 	// fixBlock and editBlock are where the fixes of the document's
 	// diagnostics and their edits are allocated, a block at a time.
 	fixBlock  []SuggestedFix
@@ -355,6 +425,9 @@ func (memo *urlMemo) check(text string, rd reading) []finding {
 	if memo == nil {
 		return check(text, rd, nil)
 	}
+	if memo.clean != nil && memo.clean.has(text, rd) {
+		return nil
+	}
 	if memo.seen == nil {
 		memo.seen = make([]uint64, seenSlots(memo.size))
 		memo.seed = maphash.MakeSeed()
@@ -372,6 +445,9 @@ func (memo *urlMemo) check(text string, rd reading) []finding {
 	}
 	fs := check(text, rd, &memo.scratch)
 	memo.scratch.inShort = false
+	if len(fs) == 0 && memo.clean != nil {
+		memo.clean.add(text, rd)
+	}
 	if !again && len(fs) > 0 {
 		return fs
 	}

@@ -611,22 +611,28 @@ func (c Config) ApplyFirst(sups []scan.Suppression, diags []checks.Diagnostic, m
 // 40,000 different bad URLs that is a fifth of a check. sups are sorted
 // in place, as Suppressed does.
 func (c Config) CheckFirst(doc []byte, cands []scan.Candidate, sups []scan.Suppression, mildest checks.Severity) ([]Finding, Counts) {
+	return c.CheckFirstClean(doc, cands, sups, mildest, nil)
+}
+
+// CheckFirstClean is CheckFirst that consults and fills clean
+// (checks.Clean: the URLs earlier documents found clean; nil for none).
+func (c Config) CheckFirstClean(doc []byte, cands []scan.Candidate, sups []scan.Suppression, mildest checks.Severity, clean *checks.Clean) ([]Finding, Counts) {
 	opts := c.CheckOptions()
 	limit := c.FindingsLimit()
 	if limit <= 0 {
-		return c.ApplyFirst(sups, opts.CheckCandidates(doc, cands), mildest)
+		return c.ApplyFirst(sups, opts.CheckCandidatesClean(doc, cands, clean), mildest)
 	}
 	shown := []Finding{} // as ApplyFirst's: empty, not nil
 	var all Counts
 	var diags []checks.Diagnostic // reused from run to run
-	checker := opts.NewCheckerFor(len(cands))
+	checker := opts.NewCheckerClean(len(cands), clean)
 	for i, run := 0, firstRun; i < len(cands); i, run = i+run, nextRun(run, i+run, len(shown), limit+1) {
 		if len(shown) > limit && !opts.Brief {
 			// Every finding shown is in hand: the rest are only counted,
 			// a run of the same size at a time, so that their diagnostics
 			// take the same memory over and over (see briefRun).
 			opts.Brief = true
-			checker = opts.NewCheckerFor(len(cands) - i)
+			checker = opts.NewCheckerClean(len(cands)-i, clean)
 		}
 		if opts.Brief {
 			run = max(briefRun, len(sups))

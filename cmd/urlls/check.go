@@ -449,7 +449,8 @@ func (c *checker) run(e *env, cmd *command, paths []string, prepare, done func(*
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			var buf []byte // reused from file to file when prepare lets go of the text
+			var buf []byte             // reused from file to file when prepare lets go of the text
+			clean := checks.NewClean() // the URLs this worker found clean
 			for b := range batches {
 				// The slot's slice, made once: results cost nothing
 				// to allocate.
@@ -468,7 +469,7 @@ func (c *checker) run(e *env, cmd *command, paths []string, prepare, done func(*
 					// move to the heap (prepare takes its address), 432
 					// bytes a file.
 					r := &results[i]
-					*r = c.checkFileInto(t, e.stdin, scratch)
+					*r = c.checkFileInto(t, e.stdin, scratch, clean)
 					if prepare != nil && r.err == nil && r.binary == "" {
 						prepare(r)
 					}
@@ -875,8 +876,9 @@ func (c *checker) warn(w string) {
 
 // checkFileInto reads and checks one file, and fixes it with --fix,
 // reading the file into *buf (grown as needed, and left holding the grown
-// buffer), or into a new buffer when buf is nil.
-func (c *checker) checkFileInto(t target, stdin io.Reader, buf *[]byte) fileResult {
+// buffer), or into a new buffer when buf is nil. clean is what the
+// worker's earlier files found clean (checks.Clean; nil for none).
+func (c *checker) checkFileInto(t target, stdin io.Reader, buf *[]byte, clean *checks.Clean) fileResult {
 	r := fileResult{path: t.path, named: t.named, identifyLater: t.identifyLater, remember: t.remember}
 	if t.path == "-" {
 		r.path = stdinName
@@ -926,7 +928,7 @@ func (c *checker) checkFileInto(t target, stdin io.Reader, buf *[]byte) fileResu
 	scanned := scan.Scan(r.doc, lang)
 	r.urls = len(scanned.Candidates)
 	if c.fix {
-		all := cfg.Apply(scanned.Suppressions, cfg.CheckOptions().CheckCandidates(r.doc, scanned.Candidates))
+		all := cfg.Apply(scanned.Suppressions, cfg.CheckOptions().CheckCandidatesClean(r.doc, scanned.Candidates, clean))
 		fixed, n := applyPreferredFixes(r.doc, all)
 		if n == 0 || bytes.Equal(fixed, r.doc) {
 			c.keep(&r, all)
@@ -942,9 +944,9 @@ func (c *checker) checkFileInto(t target, stdin io.Reader, buf *[]byte) fileResu
 	}
 	if c.firstShown {
 		// Only the findings shown need their messages and fixes.
-		r.findings, r.counts = cfg.CheckFirst(r.doc, scanned.Candidates, scanned.Suppressions, c.mildest)
+		r.findings, r.counts = cfg.CheckFirstClean(r.doc, scanned.Candidates, scanned.Suppressions, c.mildest, clean)
 	} else {
-		c.keep(&r, cfg.Apply(scanned.Suppressions, cfg.CheckOptions().CheckCandidates(r.doc, scanned.Candidates)))
+		c.keep(&r, cfg.Apply(scanned.Suppressions, cfg.CheckOptions().CheckCandidatesClean(r.doc, scanned.Candidates, clean)))
 	}
 	return r
 }
