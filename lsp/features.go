@@ -74,7 +74,7 @@ func diagnostic(a *analysis, f config.Finding, st settings) protocol.Diagnostic 
 	}
 	if len(f.SuggestedFixes) > 0 {
 		var fixes []fixData
-		for _, fix := range f.SuggestedFixes {
+		for _, fix := range f.Fixes() {
 			fixes = append(fixes, fixData{Message: fix.Message, Edits: lspEdits(a.mapper, fix.Edits)})
 		}
 		d.Data = fixes
@@ -307,7 +307,7 @@ func (s *Server) CodeAction(ctx context.Context, p *protocol.CodeActionParams) (
 				continue
 			}
 			d := diagnostic(a, f, st)
-			for _, fix := range f.SuggestedFixes {
+			for _, fix := range f.Fixes() {
 				actions = append(actions, protocol.CodeAction{
 					Title:       fix.Message,
 					Kind:        protocol.QuickFix,

@@ -476,46 +476,23 @@ func shiftInPlace(cands []scan.Candidate, delta int) {
 }
 
 // shiftDiagnostics moves diags, copies of an older analysis's kept by an
-// edit, by the delta bytes the edit moved them, their fixes too. The fixes
-// are the older analysis's: the moved copies of a run of diagnostics are
-// made in one block of fixes and one of edits, not one allocation each (an
-// edit at the start of 40k URLs with findings moves them all).
+// edit, by the delta bytes the edit moved them. Their fixes stay the older
+// analysis's, unmoved: FixShift says how far they moved, and
+// config.Finding.Fixes moves them when they are asked for (the diagnostics
+// shown, a code action, the fix-all). An edit at the start of a line of 40k
+// URLs with findings moves them all, and copying their fixes made the edit
+// cost four times what an edit of ordinary text does.
 func shiftDiagnostics(diags []config.Finding, delta int) {
 	if delta == 0 {
 		return
 	}
-	nfix, nedit := 0, 0
-	for i := range diags {
-		nfix += len(diags[i].SuggestedFixes)
-		for _, f := range diags[i].SuggestedFixes {
-			nedit += len(f.Edits)
-		}
-	}
-	fixes := make([]checks.SuggestedFix, nfix)
-	edits := make([]checks.TextEdit, nedit)
 	for i := range diags {
 		d := &diags[i]
 		d.Start += delta
 		d.End += delta
-		if d.SuggestedFixes == nil {
-			continue
+		if d.SuggestedFixes != nil {
+			d.FixShift += delta
 		}
-		n := len(d.SuggestedFixes)
-		moved := fixes[:n:n] // capped: appending to them copies
-		fixes = fixes[n:]
-		for k, f := range d.SuggestedFixes {
-			m := len(f.Edits)
-			es := edits[:m:m]
-			edits = edits[m:]
-			for e, te := range f.Edits {
-				es[e] = checks.TextEdit{Start: te.Start + delta, End: te.End + delta, NewText: te.NewText}
-			}
-			if f.Edits == nil {
-				es = nil
-			}
-			moved[k] = checks.SuggestedFix{Message: f.Message, Edits: es}
-		}
-		d.SuggestedFixes = moved
 	}
 }
 

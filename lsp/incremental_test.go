@@ -92,7 +92,7 @@ func published(t testing.TB, s *Server, a *analysis) string {
 	}
 	// All the findings (the fix-all's), past maxFindings too.
 	for _, f := range a.findings {
-		fmt.Fprintf(&b, "finding %d-%d %s %v %q %v\n", f.Start, f.End, f.Code, f.Severity, f.URL, f.SuggestedFixes)
+		fmt.Fprintf(&b, "finding %d-%d %s %v %q %v\n", f.Start, f.End, f.Code, f.Severity, f.URL, f.Fixes())
 	}
 	fmt.Fprintf(&b, "findings %d\nbase %d %q\n", len(a.findings), a.baseIdx, *a.docBase)
 	return b.String()

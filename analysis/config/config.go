@@ -468,6 +468,32 @@ func (c Config) Language(ext string) string {
 type Finding struct {
 	checks.Diagnostic
 	Severity checks.Severity
+	// FixShift is how many bytes after the offsets of its edits each of
+	// SuggestedFixes applies: the language server moves the findings an
+	// edit of the document leaves alone, and moves their fixes only when
+	// they are asked for (Fixes), not 80k of them at every keystroke. 0
+	// for a finding that was not moved.
+	FixShift int
+}
+
+// Fixes returns the SuggestedFixes of f where they apply, moved by
+// FixShift (a copy when it moves them).
+func (f *Finding) Fixes() []checks.SuggestedFix {
+	if f.FixShift == 0 || f.SuggestedFixes == nil {
+		return f.SuggestedFixes
+	}
+	moved := make([]checks.SuggestedFix, len(f.SuggestedFixes))
+	for k, fix := range f.SuggestedFixes {
+		moved[k].Message = fix.Message
+		if fix.Edits == nil {
+			continue
+		}
+		moved[k].Edits = make([]checks.TextEdit, len(fix.Edits))
+		for e, te := range fix.Edits {
+			moved[k].Edits[e] = checks.TextEdit{Start: te.Start + f.FixShift, End: te.End + f.FixShift, NewText: te.NewText}
+		}
+	}
+	return moved
 }
 
 // FixAll returns the edits of a "fix all" (`urlls check --fix`, the editor's
@@ -479,9 +505,11 @@ type Finding struct {
 // code's severity (or set strict) to have it fixed too.
 func FixAll(findings []Finding) ([]checks.TextEdit, int) {
 	var diags []checks.Diagnostic
-	for _, f := range findings {
-		if f.Severity == checks.Error || f.Severity == checks.Warning {
-			diags = append(diags, f.Diagnostic)
+	for i := range findings {
+		if f := &findings[i]; f.Severity == checks.Error || f.Severity == checks.Warning {
+			d := f.Diagnostic
+			d.SuggestedFixes = f.Fixes()
+			diags = append(diags, d)
 		}
 	}
 	return checks.PreferredEdits(diags)

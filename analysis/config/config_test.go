@@ -585,3 +585,51 @@ func TestCheckFirstSmallDocument(t *testing.T) {
 		t.Errorf("CheckFirst of a document of %d bytes and %d URLs allocates %d bytes, ApplyFirst over CheckCandidates %d", len(doc), len(scanned.Candidates), first, full)
 	}
 }
+
+// TestFixShift: a finding moved with its fixes left where they were
+// (FixShift) gives them moved, to Fixes and to FixAll, and leaves the fixes
+// it shares with the finding it was moved from as they were.
+func TestFixShift(t *testing.T) {
+	doc := []byte("see http://x.org/a%zz and http://y.org/%gg\n")
+	cands := scan.Scan(doc, "plaintext").Candidates
+	found := Config{}.Apply(nil, checks.Options{}.CheckCandidates(doc, cands))
+	if len(found) != 2 || len(found[0].SuggestedFixes) == 0 {
+		t.Fatalf("want two findings with fixes, got %v", found)
+	}
+	// Three bytes inserted at the start: the document's findings, moved.
+	moved := slices.Clone(found)
+	for i := range moved {
+		moved[i].Start += 3
+		moved[i].End += 3
+		moved[i].FixShift = 3
+	}
+	wantEdits, n := FixAll(found)
+	if n != 2 {
+		t.Fatalf("FixAll fixes %d findings, want 2", n)
+	}
+	for i := range wantEdits {
+		wantEdits[i].Start += 3
+		wantEdits[i].End += 3
+	}
+	gotEdits, _ := FixAll(moved)
+	if diff := cmp.Diff(wantEdits, gotEdits); diff != "" {
+		t.Errorf("FixAll of the moved findings (-want +got):\n%s", diff)
+	}
+	for i := range moved {
+		fixes := moved[i].Fixes()
+		for k, fix := range fixes {
+			for e, te := range fix.Edits {
+				was := found[i].SuggestedFixes[k].Edits[e]
+				if te.Start != was.Start+3 || te.End != was.End+3 || te.NewText != was.NewText {
+					t.Errorf("finding %d fix %d edit %d: %v, want %v moved by 3", i, k, e, te, was)
+				}
+				if moved[i].SuggestedFixes[k].Edits[e] != was {
+					t.Errorf("Fixes changed the fixes it shares: %v, was %v", moved[i].SuggestedFixes[k].Edits[e], was)
+				}
+			}
+		}
+	}
+	if f := found[0]; &f.Fixes()[0] != &f.SuggestedFixes[0] {
+		t.Error("Fixes copied the fixes of a finding that was not moved")
+	}
+}
