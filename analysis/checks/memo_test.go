@@ -277,3 +277,60 @@ func TestCleanBounds(t *testing.T) {
 		}
 	}
 }
+
+// FuzzClean: documents of two URLs in the contexts that change how a text
+// is read (a link destination in "<…>", a relative reference, a string
+// literal the program completes), in several languages, checked under
+// every grammar, brief and full, with and without a user's grammar for
+// http, one Clean shared by all of them in one order and then the other,
+// get the findings each gets alone: a text remembered clean one way never
+// hides a finding of another.
+func FuzzClean(f *testing.F) {
+	user, err := grammar.LoadUser("x.abnf", "x.abnf", []byte("xurl = \"http://\" 1*DIGIT\n"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	users := map[string]*grammar.Rule{"http": user.Rule("xurl")}
+	var opts []Options
+	for _, name := range parser.ProfileNames() {
+		profile, _ := parser.ProfileNamed(name)
+		for _, brief := range []bool{false, true} {
+			opts = append(opts, Options{Grammar: profile, Brief: brief}, Options{Grammar: profile, Brief: brief, Schemes: users})
+		}
+	}
+	f.Add("http://x.org/a", "my notes.md", uint8(0))
+	f.Add("http://12", "http://[::1]/a~b", uint8(5))
+	f.Add("http://user@", "javascript:f(1, 2)", uint8(9))
+	f.Add("https://x.org/a b", "../a%zz", uint8(3))
+	f.Fuzz(func(t *testing.T, u, v string, shape uint8) {
+		if len(u)+len(v) > 200 {
+			return
+		}
+		forms := []string{"%s", "<%s>", "[l](%s)", "[l](<%s>)", "\"%s\" + x", "x(\"%s\")", "<a href=\"%s\">x</a>", "`%s`"}
+		var b strings.Builder
+		for i := range 10 {
+			w := u
+			if (int(shape)>>(i%8))&1 == 1 {
+				w = v
+			}
+			fmt.Fprintf(&b, forms[(i+int(shape))%len(forms)]+"\n", w)
+		}
+		doc := []byte(b.String())
+		clean := NewClean()
+		for pass := range 2 {
+			for k := range opts {
+				o := opts[k]
+				if pass == 1 {
+					o = opts[len(opts)-1-k]
+				}
+				for _, lang := range []string{"markdown", "go", "html", "plaintext"} {
+					cands := scan.Scan(doc, lang).Candidates
+					got, want := o.CheckCandidatesClean(doc, cands, clean), withoutMemo(o, doc, cands)
+					if !reflect.DeepEqual(got, want) {
+						t.Fatalf("%s %+v %q: with a Clean\n%v\nwithout\n%v", lang, o, doc, got, want)
+					}
+				}
+			}
+		}
+	})
+}
