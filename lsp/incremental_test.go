@@ -94,6 +94,10 @@ func published(t testing.TB, s *Server, a *analysis) string {
 	for _, f := range a.findings {
 		fmt.Fprintf(&b, "finding %d-%d %s %v %q %v\n", f.Start, f.End, f.Code, f.Severity, f.URL, f.Fixes())
 	}
+	// The fix-all, which takes the findings' fixes as config.FixAll
+	// moves them (config.Finding.FixShift).
+	edits, n := config.FixAll(a.findings)
+	fmt.Fprintf(&b, "fix-all %d %v\n", n, edits)
 	fmt.Fprintf(&b, "findings %d\nbase %d %q\n", len(a.findings), a.baseIdx, *a.docBase)
 	return b.String()
 }
