@@ -59,6 +59,12 @@ func lspEdits(m *Mapper, edits []checks.TextEdit) []protocol.TextEdit {
 
 // diagnostic converts one finding.
 func diagnostic(a *analysis, f config.Finding, st settings) protocol.Diagnostic {
+	return diagnosticFixing(a, f, f.Fixes(), st)
+}
+
+// diagnosticFixing is diagnostic with fixes, f's fixes moved (Fixes), for a
+// caller that has them already.
+func diagnosticFixing(a *analysis, f config.Finding, fixes []checks.SuggestedFix, st settings) protocol.Diagnostic {
 	d := protocol.Diagnostic{
 		Range:    a.mapper.Range(f.Start, f.End),
 		Severity: severity(f.Severity),
@@ -72,12 +78,12 @@ func diagnostic(a *analysis, f config.Finding, st settings) protocol.Diagnostic 
 	if c, ok := checks.Lookup(f.Code); ok && c.Unnecessary {
 		d.Tags = []protocol.DiagnosticTag{protocol.DiagnosticTagUnnecessary}
 	}
-	if len(f.SuggestedFixes) > 0 {
-		var fixes []fixData
-		for _, fix := range f.Fixes() {
-			fixes = append(fixes, fixData{Message: fix.Message, Edits: lspEdits(a.mapper, fix.Edits)})
+	if len(fixes) > 0 {
+		var data []fixData
+		for _, fix := range fixes {
+			data = append(data, fixData{Message: fix.Message, Edits: lspEdits(a.mapper, fix.Edits)})
 		}
-		d.Data = fixes
+		d.Data = data
 	}
 	return d
 }
@@ -306,13 +312,14 @@ func (s *Server) CodeAction(ctx context.Context, p *protocol.CodeActionParams) (
 			if len(f.SuggestedFixes) == 0 || f.End < start {
 				continue
 			}
-			d := diagnostic(a, f, st)
-			for _, fix := range f.Fixes() {
+			fixes := f.Fixes()
+			d := diagnosticFixing(a, f, fixes, st)
+			for _, fix := range fixes {
 				actions = append(actions, protocol.CodeAction{
 					Title:       fix.Message,
 					Kind:        protocol.QuickFix,
 					Diagnostics: []protocol.Diagnostic{d},
-					IsPreferred: len(f.SuggestedFixes) == 1,
+					IsPreferred: len(fixes) == 1,
 					Edit: &protocol.WorkspaceEdit{Changes: map[protocol.DocumentURI][]protocol.TextEdit{
 						p.TextDocument.URI: lspEdits(a.mapper, fix.Edits),
 					}},

@@ -75,6 +75,9 @@ func NewClean() *Clean { return &Clean{} }
 // (rd.brief) finds what a full one does, only without messages and fixes
 // (Options.Brief), so the two share what they remember.
 func (cl *Clean) has(text string, rd reading) bool {
+	if len(text) > maxCleanText {
+		return false // never added: not worth hashing
+	}
 	rd.brief = false
 	r, ok := cl.texts[text]
 	if ok && r == rd {

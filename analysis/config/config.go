@@ -507,8 +507,13 @@ func FixAll(findings []Finding) ([]checks.TextEdit, int) {
 	var diags []checks.Diagnostic
 	for i := range findings {
 		if f := &findings[i]; f.Severity == checks.Error || f.Severity == checks.Warning {
+			// The preferred fix alone, moved: PreferredEdits reads no
+			// other (an editor asks for the fix-all each time the cursor
+			// moves, and a document's findings may be 80k).
+			preferred := *f
+			preferred.SuggestedFixes = f.SuggestedFixes[:min(len(f.SuggestedFixes), 1)]
 			d := f.Diagnostic
-			d.SuggestedFixes = f.Fixes()
+			d.SuggestedFixes = preferred.Fixes()
 			diags = append(diags, d)
 		}
 	}
