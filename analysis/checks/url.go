@@ -272,9 +272,7 @@ func (o Options) CheckCandidatesContext(ctx context.Context, doc []byte, cands [
 // CheckCandidatesClean is CheckCandidates under o that consults and fills
 // clean (Clean), which outlives the document.
 func (o Options) CheckCandidatesClean(doc []byte, cands []scan.Candidate, clean *Clean) []Diagnostic {
-	memo := urlMemo{size: len(cands), clean: clean}
-	out, _ := o.appendChecked(context.Background(), nil, doc, cands, &memo)
-	return out
+	return o.NewCheckerClean(len(cands), clean).AppendCandidates(nil, doc, cands)
 }
 
 // AppendCandidates is CheckCandidates, remembering, with the diagnostics
