@@ -479,18 +479,24 @@ type Finding struct {
 // Fixes returns the SuggestedFixes of f where they apply, moved by
 // FixShift (a copy when it moves them).
 func (f *Finding) Fixes() []checks.SuggestedFix {
-	if f.FixShift == 0 || f.SuggestedFixes == nil {
-		return f.SuggestedFixes
+	return movedFixes(f.SuggestedFixes, f.FixShift)
+}
+
+// movedFixes returns fixes with their edits moved by shift bytes: fixes
+// itself when shift is 0, else a copy.
+func movedFixes(fixes []checks.SuggestedFix, shift int) []checks.SuggestedFix {
+	if shift == 0 || fixes == nil {
+		return fixes
 	}
-	moved := make([]checks.SuggestedFix, len(f.SuggestedFixes))
-	for k, fix := range f.SuggestedFixes {
+	moved := make([]checks.SuggestedFix, len(fixes))
+	for k, fix := range fixes {
 		moved[k].Message = fix.Message
 		if fix.Edits == nil {
 			continue
 		}
 		moved[k].Edits = make([]checks.TextEdit, len(fix.Edits))
 		for e, te := range fix.Edits {
-			moved[k].Edits[e] = checks.TextEdit{Start: te.Start + f.FixShift, End: te.End + f.FixShift, NewText: te.NewText}
+			moved[k].Edits[e] = checks.TextEdit{Start: te.Start + shift, End: te.End + shift, NewText: te.NewText}
 		}
 	}
 	return moved
@@ -510,10 +516,8 @@ func FixAll(findings []Finding) ([]checks.TextEdit, int) {
 			// The preferred fix alone, moved: PreferredEdits reads no
 			// other (an editor asks for the fix-all each time the cursor
 			// moves, and a document's findings may be 80k).
-			preferred := *f
-			preferred.SuggestedFixes = f.SuggestedFixes[:min(len(f.SuggestedFixes), 1)]
 			d := f.Diagnostic
-			d.SuggestedFixes = preferred.Fixes()
+			d.SuggestedFixes = movedFixes(f.SuggestedFixes[:min(len(f.SuggestedFixes), 1)], f.FixShift)
 			diags = append(diags, d)
 		}
 	}
