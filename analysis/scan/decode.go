@@ -164,10 +164,10 @@ func charRef(doc []byte, i, lim int, mode decodeMode) (unit, bool) {
 		if r := commonEntity(name); r >= 0 {
 			return unit{i, j + 1, r, -1, true}, true
 		}
-	}
-	if j < lim && doc[j] == ';' && len(name) <= 32 {
-		if r, r2, ok := entity(string(name), true); ok {
-			return unit{i, j + 1, r, r2, true}, true
+		if len(name) <= 32 {
+			if r, r2, ok := entity(string(name), true); ok {
+				return unit{i, j + 1, r, r2, true}, true
+			}
 		}
 	}
 	switch mode {
