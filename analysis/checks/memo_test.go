@@ -138,15 +138,7 @@ func FuzzMemo(f *testing.F) {
 			return
 		}
 		forms := []string{"%s", "<%s>", "[l](%s)", "[l](<%s>)", "<URL:%s>", `<a href="%s">x</a>`, "`%s`", "\"%s\""}
-		var b strings.Builder
-		for i := range 12 {
-			w := u
-			if (int(shape)>>(i%8))&1 == 1 {
-				w = v
-			}
-			fmt.Fprintf(&b, forms[(i+int(shape))%len(forms)]+" ", w)
-		}
-		doc := []byte(b.String())
+		doc := shapedDocument(u, v, shape, forms, 12, " ")
 		for _, lang := range []string{"markdown", "html", "plaintext"} {
 			cands := scan.Scan(doc, lang).Candidates
 			got, want := CheckCandidates(doc, cands), withoutMemo(Options{}, doc, cands)
@@ -307,15 +299,7 @@ func FuzzClean(f *testing.F) {
 			return
 		}
 		forms := []string{"%s", "<%s>", "[l](%s)", "[l](<%s>)", "\"%s\" + x", "x(\"%s\")", "<a href=\"%s\">x</a>", "`%s`"}
-		var b strings.Builder
-		for i := range 10 {
-			w := u
-			if (int(shape)>>(i%8))&1 == 1 {
-				w = v
-			}
-			fmt.Fprintf(&b, forms[(i+int(shape))%len(forms)]+"\n", w)
-		}
-		doc := []byte(b.String())
+		doc := shapedDocument(u, v, shape, forms, 10, "\n")
 		clean := NewClean()
 		for pass := range 2 {
 			for k := range opts {
@@ -333,4 +317,19 @@ func FuzzClean(f *testing.F) {
 			}
 		}
 	})
+}
+
+// shapedDocument is the document of the fuzz targets FuzzMemo and FuzzClean:
+// n URLs, each u or v as the bits of shape say, written in the forms in
+// turn from the one shape picks, and each followed by sep.
+func shapedDocument(u, v string, shape uint8, forms []string, n int, sep string) []byte {
+	var b strings.Builder
+	for i := range n {
+		w := u
+		if (int(shape)>>(i%8))&1 == 1 {
+			w = v
+		}
+		fmt.Fprintf(&b, forms[(i+int(shape))%len(forms)]+sep, w)
+	}
+	return []byte(b.String())
 }
