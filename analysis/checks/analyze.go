@@ -167,6 +167,18 @@ type scratch struct {
 	auth   authority
 }
 
+// forget drops what sc holds of the last URL it analysed (its strings,
+// which are substrings of a document), keeping its memory: the arrays and
+// the rest of the blocks, whose elements are written before they are read.
+func (sc *scratch) forget() {
+	sc.escapeSpan, sc.escapeMsg = "", ""
+	sc.tree.Input, sc.modernTree.Input = "", ""
+	sc.err1738 = grammar.SyntaxError{}
+	sc.scheme = schemeFacts{}
+	sc.masked, sc.auth = false, authority{}
+	sc.inShort = false
+}
+
 // blocks hold the fixes and edits of findings, and the findings merge
 // keeps, a block at a time: a URL with a finding costs a part of a block,
 // not allocations of its own. A block is never written again once handed

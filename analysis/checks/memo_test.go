@@ -333,3 +333,62 @@ func shapedDocument(u, v string, shape uint8, forms []string, n int, sep string)
 	}
 	return []byte(b.String())
 }
+
+// TestCleanKeepsEarlierDiagnostics: the Checkers made with one Clean
+// share their working memory, document after document, as a worker of
+// check uses them. What each returned must not change as later documents
+// are checked (check prints a file's findings while its workers go on),
+// and must be what a check from scratch finds, fixes included: bad
+// escapes and unsafe characters with fixes, between real documents.
+func TestCleanKeepsEarlierDiagnostics(t *testing.T) {
+	type checked struct {
+		name      string
+		doc       []byte
+		cands     []scan.Candidate
+		got, want []Diagnostic
+		copyOfGot string
+	}
+	var all []checked
+	clean := NewClean()
+	add := func(name, lang string, doc []byte) {
+		cands := scan.Scan(doc, lang).Candidates
+		got := Options{}.CheckCandidatesClean(doc, cands, clean)
+		all = append(all, checked{name: name, doc: doc, cands: cands, got: got, copyOfGot: fmt.Sprintf("%#v", got)})
+	}
+	for i := range 40 {
+		add(fmt.Sprintf("bad%d", i), "markdown", []byte(fmt.Sprintf(
+			"[a](http://x.org/a%%zz%d) and http://y.org/b c|d%d\n<http://z.org/%%g%d%%20>\n", i, i, i)))
+	}
+	realworldDocs(t, func(path, lang string, doc []byte) { add(path, lang, doc) })
+	fixes := 0
+	for i := range all {
+		c := &all[i]
+		if now := fmt.Sprintf("%#v", c.got); now != c.copyOfGot {
+			t.Fatalf("%s: its diagnostics changed as later documents were checked:\nthen %s\nnow  %s", c.name, c.copyOfGot, now)
+		}
+		if want := withoutMemo(Options{}, c.doc, c.cands); !reflect.DeepEqual(c.got, want) {
+			t.Errorf("%s: with a shared Clean\n%v\nfrom scratch\n%v", c.name, c.got, want)
+		}
+		for _, d := range c.got {
+			fixes += len(d.SuggestedFixes)
+		}
+	}
+	if fixes < 80 {
+		t.Errorf("only %d fixes in %d documents: the test tests little", fixes, len(all))
+	}
+}
+
+// TestCleanReusesMemory: a Checker made with a Clean that made one before
+// reuses its memory: checking a small document again allocates less than
+// a Checker of its own does.
+func TestCleanReusesMemory(t *testing.T) {
+	doc := []byte("see http://x.org/a and http://x.org/a and http://y.org/%zz\n")
+	cands := scan.Scan(doc, "plaintext").Candidates
+	clean := NewClean()
+	shared := testing.AllocsPerRun(50, func() { Options{}.CheckCandidatesClean(doc, cands, clean) })
+	own := testing.AllocsPerRun(50, func() { Options{}.CheckCandidatesClean(doc, cands, nil) })
+	if shared >= own {
+		t.Errorf("a check with a shared Clean allocates %v times, one of its own %v", shared, own)
+	}
+	t.Logf("allocations: shared %v, own %v", shared, own)
+}
