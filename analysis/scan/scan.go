@@ -315,9 +315,17 @@ type Result struct {
 // time linear in len(doc) (up to a logarithmic factor for Markdown code
 // spans).
 func Scan(doc []byte, lang string) Result {
+	return ScanInto(nil, doc, lang)
+}
+
+// ScanInto is Scan with the candidates in dst's memory, which it writes
+// over: a caller that scans document after document and is done with
+// each one's candidates before the next allocates their memory once.
+func ScanInto(dst []Candidate, doc []byte, lang string) Result {
 	kind, _ := languageKind(lang)
 	sc := newScanner(doc, kind != kindText)
 	defer sc.release()
+	sc.cands = dst[:0]
 	sc.run(lang)
 	if kind == kindText {
 		// Plain text has no comment syntax of its own (and the AsciiDoc

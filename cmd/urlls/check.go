@@ -449,8 +449,7 @@ func (c *checker) run(e *env, cmd *command, paths []string, prepare, done func(*
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			var buf []byte             // reused from file to file when prepare lets go of the text
-			clean := checks.NewClean() // the URLs this worker found clean
+			mem := &workerMemory{clean: checks.NewClean()}
 			for b := range batches {
 				// The slot's slice, made once: results cost nothing
 				// to allocate.
@@ -461,20 +460,16 @@ func (c *checker) run(e *env, cmd *command, paths []string, prepare, done func(*
 				}
 				results = results[:len(b.targets)]
 				for i, t := range b.targets {
-					var scratch *[]byte
-					if c.reuseBuffers {
-						scratch = &buf
-					}
 					// Into the batch's slice: a result of its own would
 					// move to the heap (prepare takes its address), 432
 					// bytes a file.
 					r := &results[i]
-					*r = c.checkFileInto(t, e.stdin, scratch, clean)
+					*r = c.checkFileInto(t, e.stdin, mem)
 					if prepare != nil && r.err == nil && r.binary == "" {
 						prepare(r)
 					}
-					if cap(buf) > maxReusedBuffer {
-						buf = nil // a huge file's buffer goes back to the heap
+					if cap(mem.buf) > maxReusedBuffer || !c.reuseBuffers {
+						mem.buf = nil // a huge file's buffer goes back to the heap
 					}
 					c.progress.fileChecked()
 				}
@@ -580,6 +575,21 @@ const batchSize = 16
 // maxReusedBuffer bounds the read buffer a worker keeps for the next file:
 // documents are small, and a rare 50 MB one should not pin 50 MB a worker.
 const maxReusedBuffer = 4 << 20
+
+// maxReusedCandidates bounds the candidates' memory a worker keeps for the
+// next file, for the same reason (about 4 MB).
+const maxReusedCandidates = 1 << 16
+
+// workerMemory is what a worker of check keeps from file to file, so that
+// a tree of small files does not allocate it again for each: the read
+// buffer (when prepare lets go of the text), the memory of a file's
+// candidates (which no result holds), and the URLs its files found clean
+// with its checks' working memory (checks.Clean).
+type workerMemory struct {
+	buf   []byte
+	cands []scan.Candidate
+	clean *checks.Clean
+}
 
 // collect expands the command line into files, in order, without
 // duplicates, and calls emit with each as soon as it is found: each path
@@ -874,23 +884,22 @@ func (c *checker) warn(w string) {
 	}
 }
 
-// checkFileInto reads and checks one file, and fixes it with --fix,
-// reading the file into *buf (grown as needed, and left holding the grown
-// buffer), or into a new buffer when buf is nil. clean is what the
-// worker's earlier files found clean (checks.Clean; nil for none).
-func (c *checker) checkFileInto(t target, stdin io.Reader, buf *[]byte, clean *checks.Clean) fileResult {
+// checkFileInto reads and checks one file, and fixes it with --fix, in
+// the memory of mem (see workerMemory; nil: new memory): reading the file
+// into mem.buf (grown as needed, and left holding the grown buffer) and
+// scanning it into mem.cands.
+func (c *checker) checkFileInto(t target, stdin io.Reader, mem *workerMemory) fileResult {
 	r := fileResult{path: t.path, named: t.named, identifyLater: t.identifyLater, remember: t.remember}
 	if t.path == "-" {
 		r.path = stdinName
 	}
-	var err error
-	var into []byte
-	if buf != nil {
-		into = (*buf)[:0]
+	if mem == nil {
+		mem = &workerMemory{}
 	}
-	r.doc, r.binary, r.opened, err = readDocument(t.path, stdin, int64(c.flags.maxSize), t.named, t.found, into)
-	if buf != nil && cap(r.doc) > cap(*buf) {
-		*buf = r.doc[:0]
+	var err error
+	r.doc, r.binary, r.opened, err = readDocument(t.path, stdin, int64(c.flags.maxSize), t.named, t.found, mem.buf[:0])
+	if cap(r.doc) > cap(mem.buf) {
+		mem.buf = r.doc[:0]
 	}
 	if err != nil && t.identifyLater && r.opened.Links == 0 {
 		// Not opened: a file that cannot be read is still told by its
@@ -925,7 +934,9 @@ func (c *checker) checkFileInto(t target, stdin io.Reader, buf *[]byte, clean *c
 	if lang == "" {
 		lang = "plaintext"
 	}
-	scanned := scan.Scan(r.doc, lang)
+	scanned := scan.ScanInto(mem.cands, r.doc, lang)
+	defer func() { mem.cands = reusable(scanned.Candidates) }()
+	clean := mem.clean
 	r.urls = len(scanned.Candidates)
 	if c.fix {
 		all := cfg.Apply(scanned.Suppressions, cfg.CheckOptions().CheckCandidatesClean(r.doc, scanned.Candidates, clean))
@@ -940,7 +951,7 @@ func (c *checker) checkFileInto(t target, stdin io.Reader, buf *[]byte, clean *c
 			return r
 		}
 		r.doc = fixed
-		scanned = scan.Scan(fixed, lang)
+		scanned = scan.ScanInto(reusable(scanned.Candidates), fixed, lang)
 	}
 	if c.firstShown {
 		// Only the findings shown need their messages and fixes.
@@ -949,6 +960,17 @@ func (c *checker) checkFileInto(t target, stdin io.Reader, buf *[]byte, clean *c
 		c.keep(&r, cfg.Apply(scanned.Suppressions, cfg.CheckOptions().CheckCandidatesClean(r.doc, scanned.Candidates, clean)))
 	}
 	return r
+}
+
+// reusable returns the memory of cands, a file's candidates that nothing
+// holds any more, for the next file's: emptied, so that it holds no text
+// of the file, and nil when it is too large to keep.
+func reusable(cands []scan.Candidate) []scan.Candidate {
+	if cap(cands) > maxReusedCandidates {
+		return nil
+	}
+	clear(cands)
+	return cands[:0]
 }
 
 // keep keeps the findings all in r: all of them, or under firstShown those

@@ -334,7 +334,7 @@ func FuzzFix(f *testing.F) {
 			t.Fatal(err)
 		}
 		c.fix = true
-		r := c.checkFileInto(target{path: path, abs: path, top: dir, named: true}, nil, nil, nil)
+		r := c.checkFileInto(target{path: path, abs: path, top: dir, named: true}, nil, nil)
 		if r.err != nil || r.fixErr != nil {
 			t.Fatalf("check --fix: %v %v", r.err, r.fixErr)
 		}

@@ -381,7 +381,7 @@ func TestWalkVanished(t *testing.T) {
 	if len(w.errs) != 1 || w.errs[0].Error() != "x/sub: no such file or directory" {
 		t.Errorf("errors %v", w.errs)
 	}
-	r := c.checkFileInto(target{path: filepath.Join(gone, "a.md"), abs: filepath.Join(real, "a.md"), top: real, found: true, identifyLater: true}, nil, nil, nil)
+	r := c.checkFileInto(target{path: filepath.Join(gone, "a.md"), abs: filepath.Join(real, "a.md"), top: real, found: true, identifyLater: true}, nil, nil)
 	if r.err == nil || r.err.Error() != filepath.Join(gone, "a.md")+": no such file or directory" {
 		t.Errorf("error %v", r.err)
 	}

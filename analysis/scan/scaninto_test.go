@@ -1,0 +1,42 @@
+package scan
+
+import (
+	"reflect"
+	"testing"
+)
+
+// TestScanInto: scanning document after document into the memory of the
+// last one's candidates finds what Scan finds, in every language, and
+// uses that memory when it is large enough.
+func TestScanInto(t *testing.T) {
+	docs := []struct{ lang, doc string }{
+		{"markdown", "[a](http://x.org/a) <http://y.org/> and http://z.org/&amp;b\n\n[r]: ../rel.md\n"},
+		{"html", `<a href="http://x.org/a&amp;b">x</a> <img src="pic.png"> http://bare.org/`},
+		{"plaintext", "see http://x.org/a, http://y.org/b and <URL:http://z.org/\n  c>\n"},
+		{"go", "// See http://x.org/a.\nconst u = \"http://y.org/\" + path\n"},
+		{"markdown", "nothing here\n"},
+		{"restructuredtext", "`link <http://x.org/a>`_ and http://y.org/b\n"},
+	}
+	var mem []Candidate
+	for round := range 3 {
+		for _, d := range docs {
+			want := Scan([]byte(d.doc), d.lang)
+			got := ScanInto(mem, []byte(d.doc), d.lang)
+			if !reflect.DeepEqual(got.Candidates, want.Candidates) && (len(got.Candidates) > 0 || len(want.Candidates) > 0) {
+				t.Errorf("round %d, %s %q: into used memory\n%+v\nScan\n%+v", round, d.lang, d.doc, got.Candidates, want.Candidates)
+			}
+			if !reflect.DeepEqual(got.Suppressions, want.Suppressions) {
+				t.Errorf("round %d, %s %q: suppressions %v, Scan %v", round, d.lang, d.doc, got.Suppressions, want.Suppressions)
+			}
+			if n := len(got.Candidates); n > 0 && n <= cap(mem) && &got.Candidates[0] != &mem[:1][0] {
+				t.Errorf("round %d, %s: %d candidates did not go into the memory given (cap %d)", round, d.lang, n, cap(mem))
+			}
+			mem = got.Candidates // the memory to use next, as check's workers do
+			clear(mem)
+			mem = mem[:0]
+		}
+	}
+	if cap(mem) == 0 {
+		t.Fatal("no candidates at all: the test tests nothing")
+	}
+}
