@@ -380,15 +380,30 @@ func TestCleanKeepsEarlierDiagnostics(t *testing.T) {
 
 // TestCleanReusesMemory: a Checker made with a Clean that made one before
 // reuses its memory: checking a small document again allocates less than
-// a Checker of its own does.
+// a Checker of its own does, and nothing at all when its URLs are clean
+// (they are in the Clean, and the Checker's memo is not made for them).
 func TestCleanReusesMemory(t *testing.T) {
-	doc := []byte("see http://x.org/a and http://x.org/a and http://y.org/%zz\n")
-	cands := scan.Scan(doc, "plaintext").Candidates
-	clean := NewClean()
-	shared := testing.AllocsPerRun(50, func() { Options{}.CheckCandidatesClean(doc, cands, clean) })
-	own := testing.AllocsPerRun(50, func() { Options{}.CheckCandidatesClean(doc, cands, nil) })
-	if shared >= own {
-		t.Errorf("a check with a shared Clean allocates %v times, one of its own %v", shared, own)
+	for _, tc := range []struct {
+		name, doc string
+		most      float64 // allocations with the Clean, at most
+	}{
+		{"findings", "see http://x.org/a and http://x.org/a and http://y.org/%zz\n", 3},
+		{"clean", "see http://x.org/a and http://x.org/a and http://y.org/b, http://y.org/b\n", 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			doc := []byte(tc.doc)
+			cands := scan.Scan(doc, "plaintext").Candidates
+			clean := NewClean()
+			Options{}.CheckCandidatesClean(doc, cands, clean)
+			if m := clean.spare.memo.m; tc.most == 0 && m != nil {
+				t.Errorf("the memo holds %d texts the Clean has", len(m))
+			}
+			shared := testing.AllocsPerRun(50, func() { Options{}.CheckCandidatesClean(doc, cands, clean) })
+			own := testing.AllocsPerRun(50, func() { Options{}.CheckCandidatesClean(doc, cands, nil) })
+			if shared >= own || shared > tc.most {
+				t.Errorf("a check with a shared Clean allocates %v times (at most %v), one of its own %v", shared, tc.most, own)
+			}
+			t.Logf("allocations: shared %v, own %v", shared, own)
+		})
 	}
-	t.Logf("allocations: shared %v, own %v", shared, own)
 }

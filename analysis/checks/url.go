@@ -96,10 +96,11 @@ func (cl *Clean) has(text string, rd reading) bool {
 	return false
 }
 
-// add remembers that the check of text under rd found nothing.
-func (cl *Clean) add(text string, rd reading) {
+// add remembers that the check of text under rd found nothing, and
+// reports whether it does (a text too long it does not).
+func (cl *Clean) add(text string, rd reading) bool {
 	if len(text) > maxCleanText {
-		return
+		return false
 	}
 	rd.brief = false
 	switch {
@@ -109,6 +110,7 @@ func (cl *Clean) add(text string, rd reading) {
 		clear(cl.texts)
 	}
 	cl.texts[strings.Clone(text)] = rd
+	return true
 }
 
 // NewCheckerClean is NewCheckerFor(n) that also consults and fills clean
@@ -460,7 +462,8 @@ const maxMemo = 4096
 // memory the next check reuses (the caller is done with them by then,
 // scratch.short) and not remembered: met again, it is checked again, to
 // keep. A text without findings is remembered the first time: it costs
-// no memory of its own.
+// no memory of its own. With a Clean it is remembered there, and m is
+// made only for what the Clean does not take (findings, long texts).
 func (memo *urlMemo) check(text string, rd reading) []finding {
 	if memo == nil {
 		return check(text, rd, nil)
@@ -485,8 +488,8 @@ func (memo *urlMemo) check(text string, rd reading) []finding {
 	}
 	fs := check(text, rd, &memo.scratch)
 	memo.scratch.inShort = false
-	if len(fs) == 0 && memo.clean != nil {
-		memo.clean.add(text, rd)
+	if len(fs) == 0 && memo.clean != nil && memo.clean.add(text, rd) {
+		return nil // met again, the Clean has it: m need not
 	}
 	if !again && len(fs) > 0 {
 		return fs

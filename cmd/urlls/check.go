@@ -426,11 +426,11 @@ func (c *checker) run(e *env, cmd *command, paths []string, prepare, done func(*
 	go func() {
 		defer close(batches)
 		seq, files := 0, 0
-		var targets []target
+		targets := make([]target, 0, batchSize)
 		send := func() {
 			tickets <- struct{}{}
 			batches <- batch{seq, targets}
-			seq, targets = seq+1, nil
+			seq, targets = seq+1, make([]target, 0, batchSize)
 		}
 		walkErrs, notices = c.collect(paths, func(t target) {
 			targets = append(targets, t)
