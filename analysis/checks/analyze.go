@@ -11,6 +11,7 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/urlls/urlls/analysis/grammar"
 	"github.com/urlls/urlls/analysis/parser"
@@ -177,6 +178,19 @@ func (sc *scratch) forget() {
 	sc.scheme = schemeFacts{}
 	sc.masked, sc.auth = false, authority{}
 	sc.inShort = false
+}
+
+// retained returns about how many bytes sc's arrays hold, which grow with
+// the longest URL analysed (a byte and a bool a byte of it, a finding a
+// bad escape, a node a label of its host): what reusing sc for another
+// document keeps alive.
+func (sc *scratch) retained() int {
+	const findingSize, fixSize, editSize, nodeSize = int(unsafe.Sizeof(finding{})), int(unsafe.Sizeof(fix{})), int(unsafe.Sizeof(edit{})), int(unsafe.Sizeof(grammar.Node{}))
+	n := cap(sc.flagged) + cap(sc.rep)
+	n += (cap(sc.findings) + cap(sc.checked) + cap(sc.group) + cap(sc.short.findings)) * findingSize
+	n += cap(sc.short.fixes)*fixSize + cap(sc.short.edits)*editSize
+	n += (cap(sc.tree.Nodes) + cap(sc.modernTree.Nodes)) * nodeSize
+	return n
 }
 
 // blocks hold the fixes and edits of findings, and the findings merge

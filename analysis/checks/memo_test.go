@@ -407,3 +407,26 @@ func TestCleanReusesMemory(t *testing.T) {
 		})
 	}
 }
+
+// TestCleanLetsHugeScratchGo: the working memory a huge URL grew is not
+// kept for the next document (it would stay for the rest of a run), and
+// what an ordinary one grew is.
+func TestCleanLetsHugeScratchGo(t *testing.T) {
+	clean := NewClean()
+	huge := []byte("see http://x.org/" + strings.Repeat("a%zz", 100_000) + "\n")
+	Options{}.CheckCandidatesClean(huge, scan.Scan(huge, "plaintext").Candidates, clean)
+	if n := clean.spare.memo.scratch.retained(); n <= maxKeptScratch {
+		t.Fatalf("a URL of %d bytes left only %d bytes of scratch: the test tests nothing", len(huge), n)
+	}
+	small := []byte("see http://y.org/%zz\n")
+	Options{}.NewCheckerClean(1, clean) // the next document's Checker
+	if n := clean.spare.memo.scratch.retained(); n > maxKeptScratch {
+		t.Errorf("the next document's Checker keeps %d bytes of scratch", n)
+	}
+	Options{}.CheckCandidatesClean(small, scan.Scan(small, "plaintext").Candidates, clean)
+	kept := clean.spare.memo.scratch.retained()
+	Options{}.NewCheckerClean(1, clean)
+	if n := clean.spare.memo.scratch.retained(); n != kept || n == 0 {
+		t.Errorf("an ordinary document's scratch (%d bytes) is not kept for the next: %d", kept, n)
+	}
+}

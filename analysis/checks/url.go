@@ -407,8 +407,18 @@ func (memo *urlMemo) nextDocument(n int) {
 	} else {
 		memo.seen = nil // made at the first check, as for a new memo
 	}
-	memo.scratch.forget()
+	if memo.scratch.retained() > maxKeptScratch {
+		memo.scratch = scratch{} // grown for a huge URL: let it go
+	} else {
+		memo.scratch.forget()
+	}
 }
+
+// maxKeptScratch bounds the working memory a Checker of a Clean keeps for
+// the next document (urlMemo.nextDocument): what the URLs of ordinary
+// documents need, so that one URL of megabytes does not pin as much for
+// the rest of a run.
+const maxKeptScratch = 256 << 10
 
 // suggestedFixes returns an empty slice with room for n fixes, from memo's
 // block when memo is not nil; appending past n copies.

@@ -577,8 +577,10 @@ const batchSize = 16
 const maxReusedBuffer = 4 << 20
 
 // maxReusedCandidates bounds the candidates' memory a worker keeps for the
-// next file, for the same reason (about 4 MB).
-const maxReusedCandidates = 1 << 16
+// next file, for the same reason: 256 KB (a candidate is 64 bytes), room
+// for the URLs of nearly every document; a larger array goes back to the
+// heap, which the garbage collector's tuning keeps small (gctune.go).
+const maxReusedCandidates = 1 << 12
 
 // workerMemory is what a worker of check keeps from file to file, so that
 // a tree of small files does not allocate it again for each: the read
