@@ -2,6 +2,7 @@ package scan
 
 import (
 	"reflect"
+	"slices"
 	"testing"
 )
 
@@ -39,4 +40,41 @@ func TestScanInto(t *testing.T) {
 	if cap(mem) == 0 {
 		t.Fatal("no candidates at all: the test tests nothing")
 	}
+}
+
+// FuzzScanInto: a scan into memory that holds another document's
+// candidates, not emptied, and more room besides filled with junk (every
+// field set), finds what Scan finds: ScanInto writes over dst, whatever
+// it holds.
+func FuzzScanInto(f *testing.F) {
+	for _, s := range []string{
+		"[a](http://x.org/a) <http://y.org/> and http://z.org/&amp;b\n\n[r]: ../rel.md\n",
+		`<a href="http://x.org/a&amp;b">x</a> <img src="pic.png"> http://bare.org/`,
+		"see http://x.org/a, http://y.org/b and <URL:http://z.org/\n  c>\n",
+		"// See http://x.org/a.\nconst u = \"http://y.org/\" + path\n",
+		"`link <http://x.org/a>`_ and http://y.org/b\n",
+		"[a](<my notes.md>) [b](see http://x.org) http://x.org/a_(b) <!-- urlls-disable-line -->\n",
+	} {
+		for l := range fuzzLanguages {
+			f.Add([]byte(s), []byte("http://a.org/x&amp;y <URL:http://b.org/\n c> [l](../d e.md)"), uint8(l), uint8(3))
+		}
+	}
+	f.Fuzz(func(t *testing.T, doc, before []byte, l, room uint8) {
+		lang := fuzzLanguages[int(l)%len(fuzzLanguages)]
+		other := fuzzLanguages[(int(l)+int(room))%len(fuzzLanguages)]
+		dst := Scan(before, other).Candidates
+		dst = slices.Grow(dst, int(room))
+		junk := dst[len(dst):cap(dst)]
+		for i := range junk {
+			junk[i] = Candidate{Start: i + 7, End: i + 3, Text: "junk", Offsets: []int{9, 9}, Context: Link, Relative: true, Unrendered: true, Continued: true}
+		}
+		want := Scan(doc, lang)
+		got := ScanInto(dst, doc, lang)
+		if len(got.Candidates) != len(want.Candidates) || len(got.Candidates) > 0 && !reflect.DeepEqual(got.Candidates, want.Candidates) {
+			t.Fatalf("%s %q into the memory of %q: \n%+v\nScan\n%+v", lang, doc, before, got.Candidates, want.Candidates)
+		}
+		if !reflect.DeepEqual(got.Suppressions, want.Suppressions) {
+			t.Fatalf("%s %q: suppressions %v, Scan %v", lang, doc, got.Suppressions, want.Suppressions)
+		}
+	})
 }
