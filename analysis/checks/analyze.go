@@ -169,12 +169,18 @@ type scratch struct {
 }
 
 // forget drops what sc holds of the last URL it analysed (its strings,
-// which are substrings of a document), keeping its memory: the arrays and
-// the rest of the blocks, whose elements are written before they are read.
+// which are substrings of a document, and the findings its arrays still
+// hold past their lengths, with their fixes), keeping its memory: the
+// arrays and the rest of the blocks, whose elements are written before
+// they are read.
 func (sc *scratch) forget() {
+	clear(sc.findings[:cap(sc.findings)])
+	clear(sc.checked[:cap(sc.checked)])
+	clear(sc.group[:cap(sc.group)])
 	sc.escapeSpan, sc.escapeMsg = "", ""
 	sc.tree.Input, sc.modernTree.Input = "", ""
 	sc.err1738 = grammar.SyntaxError{}
+	sc.parser = parser.Parser{} // the last input parsed, and its error's
 	sc.scheme = schemeFacts{}
 	sc.masked, sc.auth = false, authority{}
 	sc.inShort = false

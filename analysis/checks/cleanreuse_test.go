@@ -3,6 +3,8 @@ package checks
 import (
 	"fmt"
 	"reflect"
+	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/urlls/urlls/analysis/grammar"
@@ -204,4 +206,56 @@ func TestCleanSequenceRealworld(t *testing.T) {
 	if fixes < 100 || i < 10 {
 		t.Errorf("%d fixes in %d documents: the test tests little", fixes, i)
 	}
+}
+
+// TestCleanSpareKeepsLittle: the Checker a Clean keeps for the next
+// document (NewCheckerClean) keeps the working memory of small URLs, not
+// what a pathological document grew nor any of a document's text (its
+// URLs' texts are substrings of one string per document, scan.Candidate)
+// nor the findings and fixes of its last URLs: after 4 MB of small URLs,
+// a URL of 512 KB of unsafe characters, or one with a run of 20,000 (a
+// fix of as many edits), and then a small document whose URL the Clean
+// has (nothing parsed), what the Clean keeps alive is under 512 KB
+// (about 100 KB: the seen slots, the blocks). (check's workers keep a
+// Clean for the whole run, and bound what else they keep for the next
+// file: maxReusedBuffer, maxReusedCandidates.)
+func TestCleanSpareKeepsLittle(t *testing.T) {
+	var b strings.Builder
+	for i := 0; b.Len() < 4<<20; i++ {
+		fmt.Fprintf(&b, "http://x.org/%d/a%%zz/%s\n", i, strings.Repeat("b", 100)) // different, none clean
+	}
+	b.WriteString("http://[::1/\n") // a syntax error last: the parser's error holds its input
+	for _, tc := range []struct{ name, doc string }{
+		{"4 MB of small URLs", b.String()},
+		{"a URL of 512 KB", "http://x.org/" + strings.Repeat("|a", 256<<10) + "\n"},
+		{"a run of 20,000 unsafe characters", "http://x.org/a" + strings.Repeat("|", 20000) + "b\n"},
+	} {
+		doc := []byte(tc.doc)
+		cands := scan.Scan(doc, "plaintext").Candidates
+		small := []byte("see http://y.org/a\n")
+		smallCands := scan.Scan(small, "plaintext").Candidates
+		clean := NewClean()
+		Options{}.CheckCandidatesClean(doc, cands, clean)
+		doc, cands = nil, nil
+		Options{}.CheckCandidatesClean(small, smallCands, clean)
+		Options{}.CheckCandidatesClean(small, smallCands, clean) // the Clean has its URL: nothing parsed
+		with := liveHeap()
+		runtime.KeepAlive(clean)
+		clean = nil
+		if kept := int64(with) - int64(liveHeap()); kept > 512<<10 {
+			t.Errorf("%s: after a small document, the Clean keeps %d KB alive", tc.name, kept>>10)
+		} else {
+			t.Logf("%s: the Clean keeps %d KB", tc.name, kept>>10)
+		}
+	}
+}
+
+// liveHeap returns the bytes of live heap objects, after collections
+// that leave none of the garbage (nor sync.Pool's victims).
+func liveHeap() uint64 {
+	runtime.GC()
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return ms.HeapAlloc
 }
