@@ -1711,6 +1711,10 @@ func (m *md) dropLinkText(first int) {
 		}
 		out = append(out, c)
 	}
+	// Zeroed, the candidates dropped past the ones kept: ScanInto's
+	// caller empties the candidates (their length) for its next scan,
+	// and would keep their texts in the memory past it.
+	clear(sc.cands[len(out):])
 	sc.cands = out
 }
 

@@ -54,6 +54,7 @@ func FuzzScanInto(f *testing.F) {
 		"// See http://x.org/a.\nconst u = \"http://y.org/\" + path\n",
 		"`link <http://x.org/a>`_ and http://y.org/b\n",
 		"[a](<my notes.md>) [b](see http://x.org) http://x.org/a_(b) <!-- urlls-disable-line -->\n",
+		"[http://x.org/a&amp;b](http://y.org/) and [<a href=\"http://z.org/\">http://w.org/&amp;</a>](u)\n",
 	} {
 		for l := range fuzzLanguages {
 			f.Add([]byte(s), []byte("http://a.org/x&amp;y <URL:http://b.org/\n c> [l](../d e.md)"), uint8(l), uint8(3))
@@ -69,6 +70,15 @@ func FuzzScanInto(f *testing.F) {
 			junk[i] = Candidate{Start: i + 7, End: i + 3, Text: "junk", Offsets: []int{9, 9}, Context: Link, Relative: true, Unrendered: true, Continued: true}
 		}
 		want := Scan(doc, lang)
+		// Scan's memory was new: anything past the candidates' length
+		// is a candidate the scan dropped, which a caller that empties
+		// the candidates for the next scan (check's reusable) would keep,
+		// with its text, as long as the memory.
+		for i, c := range want.Candidates[len(want.Candidates):cap(want.Candidates)] {
+			if !reflect.DeepEqual(c, Candidate{}) {
+				t.Fatalf("%s %q: past the %d candidates, %+v", lang, doc, len(want.Candidates)+i, c)
+			}
+		}
 		got := ScanInto(dst, doc, lang)
 		if len(got.Candidates) != len(want.Candidates) || len(got.Candidates) > 0 && !reflect.DeepEqual(got.Candidates, want.Candidates) {
 			t.Fatalf("%s %q into the memory of %q: \n%+v\nScan\n%+v", lang, doc, before, got.Candidates, want.Candidates)
