@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/urlls/urlls/analysis/checks"
+	"github.com/urlls/urlls/analysis/scan"
 )
 
 // TestWorkerMemorySequence: a worker's files checked one after the other
@@ -53,6 +54,13 @@ func TestWorkerMemorySequence(t *testing.T) {
 				r := c.checkFileInto(target{path: path, abs: path, top: shared, named: true}, nil, mem)
 				if !c.reuseBuffers {
 					mem.buf = nil // as run does: the result keeps the text
+				}
+				// The candidates' memory, kept for the next file, holds
+				// nothing of this one (reusable).
+				for i, cand := range mem.cands[:cap(mem.cands)] {
+					if !reflect.DeepEqual(cand, scan.Candidate{}) {
+						t.Fatalf("%s: the memory kept for the next file holds candidate %d: %+v", name, i, cand)
+					}
 				}
 				results = append(results, kept{name, r, fmt.Sprintf("%#v %v %d %s", r.findings, r.counts, r.urls, r.doc)})
 			}
