@@ -250,6 +250,45 @@ func TestCleanSpareKeepsLittle(t *testing.T) {
 	}
 }
 
+// TestCleanSpareKeepsNoFixes: the fix and edit blocks a Clean's Checker
+// keeps for the next document hold the fixes of earlier documents'
+// diagnostics, which they share, and what those fixes hold: a fix of many
+// edits has an array of its own. After a few hundred documents each with
+// a URL of a thousand unsafe characters (one fix of a thousand edits),
+// and then a small document, what the Clean keeps alive is well under a
+// megabyte, not the fixes of the last block's 255 documents.
+func TestCleanSpareKeepsNoFixes(t *testing.T) {
+	clean := NewClean()
+	edits := 0
+	check := func(doc []byte) {
+		for _, d := range (Options{}).CheckCandidatesClean(doc, scan.Scan(doc, "plaintext").Candidates, clean) {
+			for _, fx := range d.SuggestedFixes {
+				edits += len(fx.Edits)
+			}
+		}
+	}
+	// The blocks double from 16 fixes to 256: 240 fixes fill the
+	// smaller ones, the next 255 the block the Checker then keeps.
+	for i := range 240 {
+		check([]byte(fmt.Sprintf("http://x%d.org/a|b\n", i)))
+	}
+	for i := range 255 {
+		check([]byte(fmt.Sprintf("http://x%d.org/%s\n", i, strings.Repeat("|a", 1000))))
+	}
+	if edits < 255*1000 {
+		t.Fatalf("%d edits: the test tests little", edits)
+	}
+	check([]byte("see http://y.org/a\n"))
+	with := liveHeap()
+	runtime.KeepAlive(clean)
+	clean = nil
+	if kept := int64(with) - int64(liveHeap()); kept > 1<<20 {
+		t.Errorf("after a small document, the Clean keeps %d KB alive", kept>>10)
+	} else {
+		t.Logf("the Clean keeps %d KB", kept>>10)
+	}
+}
+
 // liveHeap returns the bytes of live heap objects, after collections
 // that leave none of the garbage (nor sync.Pool's victims).
 func liveHeap() uint64 {
