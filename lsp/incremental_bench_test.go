@@ -255,6 +255,8 @@ func pathologicalDocuments() []pathologicalDocument {
 		{"queries-after-host-one-line", "markdown", samples.DistinctBadURLs(40_000, "https://example%d.com?q=1 ")},
 		{"userinfo-one-line", "markdown", samples.DistinctBadURLs(40_000, "https://user%d:pw@example.com/ ")},
 		{"suppressed-one-line", "markdown", []byte(strings.Repeat("http://x.org/%zz <!-- urlls-disable-line bad-escape --> ", 20_000) + "\n")},
+		// One URL of 500k unsafe characters apart.
+		{"unsafe-chars", "plaintext", []byte("http://x.org/" + strings.Repeat("|a", 500_000) + "\n")},
 	}
 }
 

@@ -264,14 +264,15 @@ func mergedFixMessage(g []finding) string {
 	return joinMessages(dedupe(msgs))
 }
 
-// distinctChars lists the distinct characters the spans of g cover, quoted,
-// and counts them all.
+// distinctChars lists the distinct characters the occurrences of g hold,
+// quoted, and counts them all. A run (summary) is as many occurrences of
+// the characters of its first.
 func distinctChars(text string, g []finding) (string, int) {
 	var seen []string
 	n := 0
 	for _, f := range g {
-		for _, r := range text[f.start:f.end] {
-			n++
+		for _, r := range text[f.start:f.firstEnd()] {
+			n += f.count()
 			seen = append(seen, strconv.Quote(string(r)))
 		}
 	}

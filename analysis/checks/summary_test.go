@@ -34,6 +34,27 @@ var summaryCases = []string{
 	"http://x.org/%a%a%a%%%%a%a%%a%",
 	"http://x.org/?" + strings.Repeat("&a=%zz", 50) + "#" + strings.Repeat("%g/", 40),
 	"http://x%zz.o%zzrg/%zzb%zz",
+	// Runs of unsafe characters: side by side is one run already; at a
+	// step, runs of several, a different run between, a bad escape
+	// between, braces whose "}" a fix would encode, non-ASCII and tildes
+	// (other codes) between, in the query and the fragment.
+	"http://x.org/" + strings.Repeat("|a", 300),
+	"http://x.org/" + strings.Repeat("||ab", 100) + strings.Repeat("|ab", 100),
+	"http://x.org/" + strings.Repeat("|a^a", 100),
+	"http://x.org/|a|a%zz|a|a|a|zz|a|a",
+	"http://x.org/{a}{a}{a}b{c}|{|{",
+	"http://x.org/|aé|aé|a~|a~|a",
+	"http://x.org/?q=" + strings.Repeat("a|", 50) + "#" + strings.Repeat("^b", 50),
+	"http://x|y.org/|a|a",
+	// Runs of tildes (rfc1738-unsafe; syntax under the XBNF, and
+	// another message in a fragment directive), non-ASCII characters
+	// (valid UTF-8 or not) and needless escapes.
+	"http://x.org/" + strings.Repeat("~a", 200) + "#a~b:~:text=~x~",
+	"http://x.org/~~a~~a~a~~a",
+	"http://x.org/" + strings.Repeat("éa", 100) + strings.Repeat("\xffa", 50) + "é",
+	"http://xé.org/éaéa/ü",
+	"http://x.org/" + strings.Repeat("%41a", 100) + "%41%42b%41%42b%2E/%2E%2E/",
+	"http://x.org/%41|a%41|a~|a~é|aé%zz|a",
 }
 
 // TestSummary: an analysis that makes one finding of a run of identical bad
@@ -68,6 +89,9 @@ func TestSummaryLong(t *testing.T) {
 		"http://x.org/" + strings.Repeat("%", 100_000),
 		"http://x.org/" + strings.Repeat("%zz%%", 20_000) + "|" + strings.Repeat("~%", 10_000),
 		"http://x.org/" + strings.Repeat("a%zz", 100_000),
+		"http://x.org/" + strings.Repeat("|a", 100_000),
+		"http://x.org/" + strings.Repeat("|a", 50_000) + strings.Repeat("^a|b", 20_000),
+		"http://x.org/" + strings.Repeat("~a", 50_000) + strings.Repeat("éa", 30_000) + strings.Repeat("%41a", 20_000),
 	} {
 		rd := reading{profile: parser.RFC1738}
 		want := checkIn(findOnly, text, rd, new(scratch))
@@ -86,4 +110,27 @@ func FuzzSummary(f *testing.F) {
 	f.Fuzz(func(t *testing.T, text string) {
 		testSummary(t, text)
 	})
+}
+
+// TestSummaryRuns: an analysis that only counts makes one finding of a
+// run of identical bad escapes or unsafe characters at a step, so that a
+// URL of hundreds of thousands of them costs a few findings' memory.
+func TestSummaryRuns(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		most int // findings before merge, at most
+	}{
+		{"http://x.org/" + strings.Repeat("a%zz", 100_000), 1},
+		{"http://x.org/" + strings.Repeat("|a", 100_000), 1},
+		{"http://x.org/" + strings.Repeat("||ab", 50_000), 1},
+		{"http://x.org/" + strings.Repeat("|a", 50_000) + strings.Repeat("a%zz", 50_000), 2},
+		{"http://x.org/" + strings.Repeat("~a", 100_000), 1},
+		{"http://x.org/" + strings.Repeat("éa", 100_000), 1},
+		{"http://x.org/" + strings.Repeat("%41a", 100_000), 1},
+	} {
+		fs, _ := analyze(tc.text, reading{profile: parser.RFC1738}, summary, new(scratch), nil)
+		if len(fs) > tc.most {
+			t.Errorf("%.30q…: %d findings before merge, want at most %d", tc.text, len(fs), tc.most)
+		}
+	}
 }

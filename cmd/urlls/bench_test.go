@@ -250,6 +250,12 @@ func BenchmarkCheckPathological(b *testing.B) {
 		{"ip-literals", samples.DistinctBadURLs(40_000, "http://[::%x]/a%%zz ")},
 		{"queries-after-host", samples.DistinctBadURLs(40_000, "https://example%d.com?q=1 ")},
 		{"userinfo", samples.DistinctBadURLs(40_000, "https://user%d:pw@example.com/ ")},
+		// One URL of many findings of characters, apart: unsafe
+		// characters, tildes, non-ASCII characters, needless escapes.
+		{"unsafe-chars", []byte("http://x.org/" + strings.Repeat("|a", 500_000) + "\n")},
+		{"tildes", []byte("http://x.org/" + strings.Repeat("~a", 500_000) + "\n")},
+		{"non-ascii", []byte("http://x.org/" + strings.Repeat("éa", 330_000) + "\n")},
+		{"needless-escapes", []byte("http://x.org/" + strings.Repeat("%41a", 250_000) + "\n")},
 	}
 	dir := b.TempDir()
 	for _, tc := range lines {
