@@ -12,6 +12,21 @@ import (
 	"github.com/urlls/urlls/analysis/scan"
 )
 
+// digitsRule returns the start rule of a user's grammar for http that
+// reads URLs another way than RFC 1738 ("http://" and digits).
+func digitsRule(tb testing.TB) *grammar.Rule {
+	tb.Helper()
+	user, err := grammar.LoadUser("x.abnf", "x.abnf", []byte("xurl = \"http://\" 1*DIGIT\n"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	r := user.Rule("xurl")
+	if r == nil {
+		tb.Fatal("no rule xurl")
+	}
+	return r
+}
+
 // withoutMemo checks each candidate alone, as CheckURL does: what
 // CheckCandidates, which remembers the findings of a URL seen before in the
 // document (urlMemo), must return too.
@@ -67,14 +82,7 @@ func TestMemoRealworld(t *testing.T) {
 // references, a <URL:…> wrapper, a user's grammar), several times over in
 // one document and in turn, gets the findings it gets alone.
 func TestMemoContexts(t *testing.T) {
-	user, err := grammar.LoadUser("x.abnf", "x.abnf", []byte("xurl = \"http://\" 1*DIGIT\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	xurl := user.Rule("xurl")
-	if xurl == nil {
-		t.Fatal("no rule xurl")
-	}
+	xurl := digitsRule(t)
 	cases := []struct {
 		name, lang, doc string
 		opts            Options
@@ -212,11 +220,7 @@ func TestCleanRealworld(t *testing.T) {
 // another: under another grammar, as a relative reference where it is a
 // URL, in a Markdown destination in "<…>", with a user's rule.
 func TestCleanReadings(t *testing.T) {
-	user, err := grammar.LoadUser("x.abnf", "x.abnf", []byte("xurl = \"http://\" 1*DIGIT\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	xurl := user.Rule("xurl")
+	xurl := digitsRule(t)
 	rfc3986, _ := parser.ProfileNamed("rfc3986")
 	for _, tc := range []struct {
 		name           string
@@ -278,11 +282,7 @@ func TestCleanBounds(t *testing.T) {
 // get the findings each gets alone: a text remembered clean one way never
 // hides a finding of another.
 func FuzzClean(f *testing.F) {
-	user, err := grammar.LoadUser("x.abnf", "x.abnf", []byte("xurl = \"http://\" 1*DIGIT\n"))
-	if err != nil {
-		f.Fatal(err)
-	}
-	users := map[string]*grammar.Rule{"http": user.Rule("xurl")}
+	users := map[string]*grammar.Rule{"http": digitsRule(f)}
 	var opts []Options
 	for _, name := range parser.ProfileNames() {
 		profile, _ := parser.ProfileNamed(name)
