@@ -683,13 +683,22 @@ func (a *analyzer) tildes(i, j int) {
 // one) is offered. A URL of 500,000 "|a" cost 0.8 s and 200 MB in fixes
 // and findings, of 330,000 "éa" or 500,000 "~a" about half as much.
 func (a *analyzer) addOccurrence(f finding, word func(string) string) {
-	if a.mode == summary && a.extendRun(f, word != nil) {
+	if a.mode == summary && a.extendRun(f, word) {
 		return
 	}
-	if word != nil && !a.brief {
-		f.msg = word(a.text[f.start:f.end])
+	if word != nil {
+		f.msg = a.wording(word, a.text[f.start:f.end])
 	}
 	a.add(f)
+}
+
+// wording returns the message word gives the occurrence text, "" in a
+// brief check, which words none.
+func (a *analyzer) wording(word func(string) string, text string) string {
+	if a.brief {
+		return ""
+	}
+	return word(text)
 }
 
 // inFragmentDirective reports whether text byte i is in the fragment
@@ -727,7 +736,7 @@ func (a *analyzer) badEscape(i int) {
 	// 8 MB of them.
 	switch a.mode {
 	case summary:
-		if a.extendRun(finding{start: i, end: k, code: codeBadEscape}, false) {
+		if a.extendRun(finding{start: i, end: k, code: codeBadEscape}, nil) {
 			return
 		}
 		fallthrough
@@ -744,9 +753,9 @@ func (a *analyzer) badEscape(i int) {
 // last finding when that is a run (or a first occurrence) of the same
 // code, message and text that ends at f or goes on at f at its step, with
 // no other finding between, and reports whether it did (summary: a run is
-// one finding). f's message is not looked at when its text decides it
-// (byText): f is then not worded yet.
-func (a *analyzer) extendRun(f finding, byText bool) bool {
+// one finding). When word is not nil, f is not worded yet: its message
+// is the one word gives its text (addOccurrence).
+func (a *analyzer) extendRun(f finding, word func(string) string) bool {
 	n := len(a.findings)
 	if n == 0 {
 		return false
@@ -754,8 +763,22 @@ func (a *analyzer) extendRun(f finding, byText bool) bool {
 	i, k := f.start, f.end
 	last := &a.findings[n-1]
 	w := last.firstEnd() - last.start
-	if last.code != f.code || !byText && last.msg != f.msg || k-i != w || a.text[i:k] != a.text[last.start:last.start+w] {
+	if last.code != f.code || k-i != w || a.text[i:k] != a.text[last.start:last.start+w] {
 		return false
+	}
+	switch {
+	case word == nil:
+		if last.msg != f.msg {
+			return false
+		}
+	case last.count() == 1:
+		// last may be another check's finding of the same code and text,
+		// worded otherwise: a host name label "é" (nonASCIILabel) before
+		// a path's "é". A run is of occurrences of one message, which
+		// merge words once. (A longer run's first was compared so.)
+		if last.msg != a.wording(word, a.text[i:k]) {
+			return false
+		}
 	}
 	switch {
 	case last.step == 0 && last.end == i: // side by side

@@ -55,6 +55,13 @@ var summaryCases = []string{
 	"http://xé.org/éaéa/ü",
 	"http://x.org/" + strings.Repeat("%41a", 100) + "%41%42b%41%42b%2E/%2E%2E/",
 	"http://x.org/%41|a%41|a~|a~é|aé%zz|a",
+	// A host name label of non-ASCII characters alone (nonASCIILabel),
+	// then the same characters outside the host: the same code and text,
+	// another message, so no run.
+	"http://é/é/é",
+	"http://é@é/é",
+	"http://é.é/aé",
+	"news:é@é",
 }
 
 // TestSummary: an analysis that makes one finding of a run of identical bad
