@@ -141,3 +141,92 @@ func TestSummaryRuns(t *testing.T) {
 		}
 	}
 }
+
+// unverified merges the findings of text analyzed in mode m with no budget
+// to verify a fix with: what check does for a URL too long to verify one
+// (verifiable).
+func unverified(m mode, text string, rd reading) []finding {
+	sc := new(scratch)
+	fs, stop := analyze(text, rd, m, sc, nil)
+	v := verifier{text: text, rd: rd, stop: stop, findings: fs, budget: 0, scratch: sc, masked: sc.masked, auth: sc.auth}
+	return merge(fs, &v)
+}
+
+// testUnverified: with no fix verified, the findings of an analysis that
+// only counts (summary) merge to what those of a full one (withFixes),
+// one finding each occurrence, with its message and fix, merge to. check
+// of a URL past the verify budget, and a brief check, use summary; a full
+// analysis is what they used before summary made runs of characters. The
+// texts are short, so any text is quick to try, and merge with no budget
+// offers no fix whatever the length.
+func testUnverified(t *testing.T, text string) {
+	t.Helper()
+	for _, p := range []parser.Profile{parser.RFC1738, parser.RFC3986, parser.XBNF} {
+		for _, relative := range []bool{false, true} {
+			for _, brief := range []bool{false, true} {
+				rd := reading{relative: relative, profile: p, brief: brief}
+				want := unverified(withFixes, text, rd)
+				got := unverified(summary, text, rd)
+				if !reflect.DeepEqual(got, want) {
+					t.Errorf("%q (profile %v, relative %v, brief %v): summary\n%+v\nwith fixes\n%+v", text, p, relative, brief, got, want)
+				}
+			}
+		}
+	}
+}
+
+// TestSummaryUnverified is testUnverified on the summary cases.
+func TestSummaryUnverified(t *testing.T) {
+	for _, text := range summaryCases {
+		testUnverified(t, text)
+	}
+}
+
+// FuzzSummaryUnverified is testUnverified on any text.
+func FuzzSummaryUnverified(f *testing.F) {
+	for _, s := range summaryCases {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		testUnverified(t, text)
+	})
+}
+
+// TestFindOnlyAsFull: verify's analysis of a fixed text (findOnly), which
+// makes the findings of characters without their fixes, finds what a full
+// one does, at the same places, with the same messages.
+func TestFindOnlyAsFull(t *testing.T) {
+	for _, text := range summaryCases {
+		testFindOnly(t, text)
+	}
+}
+
+func testFindOnly(t *testing.T, text string) {
+	t.Helper()
+	for _, p := range []parser.Profile{parser.RFC1738, parser.RFC3986, parser.XBNF} {
+		for _, relative := range []bool{false, true} {
+			rd := reading{relative: relative, profile: p}
+			want, wantStop := analyze(text, rd, withFixes, new(scratch), nil)
+			got, gotStop := analyze(text, rd, findOnly, new(scratch), nil)
+			for i := range want {
+				want[i].fixes = nil
+			}
+			for i := range got {
+				got[i].fixes = nil
+			}
+			if !reflect.DeepEqual(got, want) || gotStop != wantStop {
+				t.Errorf("%q (profile %v, relative %v): find-only (stop %d)\n%+v\nwith fixes (stop %d)\n%+v", text, p, relative, gotStop, got, wantStop, want)
+			}
+		}
+	}
+}
+
+// FuzzFindOnlyAsFull is TestFindOnlyAsFull on any text.
+func FuzzFindOnlyAsFull(f *testing.F) {
+	for _, s := range summaryCases {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		testFindOnly(t, text)
+	})
+}
