@@ -55,6 +55,13 @@ var summaryCases = []string{
 	"http://xé.org/éaéa/ü",
 	"http://x.org/" + strings.Repeat("%41a", 100) + "%41%42b%41%42b%2E/%2E%2E/",
 	"http://x.org/%41|a%41|a~|a~é|aé%zz|a",
+	// Brackets after the authority: a syntax finding whose fix encodes
+	// them all (bracketFix), paired, stray, a word, a query's.
+	"http://x.org/a[1]b[2]",
+	"http://x.org/a]b",
+	"http://x.org/a/c.[extension]",
+	"http://x.org/?filter[name]=x&items[0][id]=1",
+	"http://x.org/" + strings.Repeat("[a](http://a.org/(", 50),
 	// A host name label of non-ASCII characters alone (nonASCIILabel),
 	// then the same characters outside the host: the same code and text,
 	// another message, so no run.
@@ -229,4 +236,29 @@ func FuzzFindOnlyAsFull(f *testing.F) {
 	f.Fuzz(func(t *testing.T, text string) {
 		testFindOnly(t, text)
 	})
+}
+
+// TestBracketFixOnlyWithFixes: the fix that encodes every bracket after
+// the authority, an edit a bracket, is made where it may be offered
+// (withFixes) and not where it is not (summary, findOnly).
+func TestBracketFixOnlyWithFixes(t *testing.T) {
+	text := "http://x.org/" + strings.Repeat("a[1]", 1000)
+	edits := func(m mode) int {
+		fs, _ := analyze(text, reading{profile: parser.RFC1738}, m, new(scratch), nil)
+		n := 0
+		for _, f := range fs {
+			for _, fx := range f.fixes {
+				n += len(fx.edits)
+			}
+		}
+		return n
+	}
+	if n := edits(withFixes); n != 2000 {
+		t.Errorf("withFixes: %d edits, want one for each of the 2000 brackets", n)
+	}
+	for _, m := range []mode{findOnly, summary} {
+		if n := edits(m); n != 0 {
+			t.Errorf("mode %d: %d edits, want none", m, n)
+		}
+	}
 }
