@@ -256,6 +256,8 @@ func BenchmarkCheckPathological(b *testing.B) {
 		{"tildes", []byte("http://x.org/" + strings.Repeat("~a", 500_000) + "\n")},
 		{"non-ascii", []byte("http://x.org/" + strings.Repeat("éa", 330_000) + "\n")},
 		{"needless-escapes", []byte("http://x.org/" + strings.Repeat("%41a", 250_000) + "\n")},
+		// Links that never close, one bare URL of 110k brackets.
+		{"brackets", []byte(strings.Repeat("[a](http://a.org/(", 55_000) + "\n")},
 	}
 	dir := b.TempDir()
 	for _, tc := range lines {
