@@ -76,10 +76,21 @@ var summaryCases = []string{
 // finding of each (findOnly), under every profile, absolute and relative.
 // check uses summary for a URL too long to verify a fix of, where findOnly's
 // findings would be the same but for their fixes, which neither has.
-func TestSummary(t *testing.T) {
+func TestSummary(t *testing.T) { onSummaryCases(t, testSummary) }
+
+// onSummaryCases runs test on each of summaryCases.
+func onSummaryCases(t *testing.T, test func(*testing.T, string)) {
 	for _, text := range summaryCases {
-		testSummary(t, text)
+		test(t, text)
 	}
+}
+
+// fuzzFromSummaryCases fuzzes test, summaryCases its seeds.
+func fuzzFromSummaryCases(f *testing.F, test func(*testing.T, string)) {
+	for _, s := range summaryCases {
+		f.Add(s)
+	}
+	f.Fuzz(test)
 }
 
 func testSummary(t *testing.T, text string) {
@@ -117,14 +128,7 @@ func TestSummaryLong(t *testing.T) {
 }
 
 // FuzzSummary is TestSummary on any text.
-func FuzzSummary(f *testing.F) {
-	for _, s := range summaryCases {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, text string) {
-		testSummary(t, text)
-	})
-}
+func FuzzSummary(f *testing.F) { fuzzFromSummaryCases(f, testSummary) }
 
 // TestSummaryRuns: an analysis that only counts makes one finding of a
 // run of identical bad escapes or unsafe characters at a step, so that a
@@ -183,30 +187,15 @@ func testUnverified(t *testing.T, text string) {
 }
 
 // TestSummaryUnverified is testUnverified on the summary cases.
-func TestSummaryUnverified(t *testing.T) {
-	for _, text := range summaryCases {
-		testUnverified(t, text)
-	}
-}
+func TestSummaryUnverified(t *testing.T) { onSummaryCases(t, testUnverified) }
 
 // FuzzSummaryUnverified is testUnverified on any text.
-func FuzzSummaryUnverified(f *testing.F) {
-	for _, s := range summaryCases {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, text string) {
-		testUnverified(t, text)
-	})
-}
+func FuzzSummaryUnverified(f *testing.F) { fuzzFromSummaryCases(f, testUnverified) }
 
 // TestFindOnlyAsFull: verify's analysis of a fixed text (findOnly), which
 // makes the findings of characters without their fixes, finds what a full
 // one does, at the same places, with the same messages.
-func TestFindOnlyAsFull(t *testing.T) {
-	for _, text := range summaryCases {
-		testFindOnly(t, text)
-	}
-}
+func TestFindOnlyAsFull(t *testing.T) { onSummaryCases(t, testFindOnly) }
 
 func testFindOnly(t *testing.T, text string) {
 	t.Helper()
@@ -229,14 +218,7 @@ func testFindOnly(t *testing.T, text string) {
 }
 
 // FuzzFindOnlyAsFull is TestFindOnlyAsFull on any text.
-func FuzzFindOnlyAsFull(f *testing.F) {
-	for _, s := range summaryCases {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, text string) {
-		testFindOnly(t, text)
-	})
-}
+func FuzzFindOnlyAsFull(f *testing.F) { fuzzFromSummaryCases(f, testFindOnly) }
 
 // TestBracketFixOnlyWithFixes: the fix that encodes every bracket after
 // the authority, an edit a bracket, is made where it may be offered
