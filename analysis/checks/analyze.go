@@ -27,8 +27,9 @@ type finding struct {
 	fixes      []fix
 	// n is how many occurrences the finding stands for: an analysis that
 	// only counts (summary) makes one finding of a run of n identical
-	// bad escapes or unsafe characters, [start, end) covering them all.
-	// 0 is one.
+	// occurrences (extendRun: bad escapes, unsafe characters, tildes,
+	// non-ASCII characters, needless escapes), [start, end) covering them
+	// all. 0 is one.
 	n int
 	// step is how far apart the starts of a run's occurrences are, when
 	// they are not side by side: the bad escapes of "a%zza%zz…" are 4
@@ -63,12 +64,13 @@ const (
 	// withFixes: each finding with its fixes, for check to verify and
 	// offer.
 	withFixes mode = iota
-	// findOnly: each finding without the fixes of bad escapes and unsafe
-	// characters (the cheap and many), for verify, which looks at what is
-	// found and where.
+	// findOnly: each finding without the fixes of characters (bad and
+	// needless escapes, unsafe, tilde and non-ASCII characters: the cheap
+	// and many) and of brackets (bracketFix), for verify, which looks at
+	// what is found and where.
 	findOnly
-	// summary: as findOnly, and a run of identical bad escapes or unsafe
-	// characters, side by side or at a step, is one finding (finding.n),
+	// summary: as findOnly, and a run of identical findings of characters,
+	// side by side or at a step, is one finding (finding.n, extendRun),
 	// for check of a URL too long to verify any fix of and for a brief
 	// check: merge only counts them, so a line of a hundred thousand "%"
 	// costs one finding, not a hundred thousand.
@@ -253,9 +255,9 @@ func (sc *scratch) bytes(s string) []byte {
 // all placeholder ("{{ .URL }}") has no findings.
 //
 // Without fixes (findOnly, summary: mode), the findings that are cheap to
-// find and many (bad escapes) come without their fixes, for a caller that
-// will not offer them: verify, which looks at what is found only, and a URL
-// too long to verify a fix of.
+// find and many (of characters, see mode) come without their fixes, for a
+// caller that will not offer them: verify, which looks at what is found
+// only, and a URL too long to verify a fix of, or a brief check.
 //
 // sc, when not nil, lends the analysis its working memory (scratch); nil:
 // the analysis has its own.
@@ -676,12 +678,13 @@ func (a *analyzer) tildes(i, j int) {
 // adds it to the run of the same finding before it (extendRun). word,
 // when not nil, words f's message, which its text alone decides: an
 // occurrence that goes on a run is not worded, and a brief check words
-// none (nil: f comes worded). Without
-// fixes (findOnly, summary), a finding of many characters costs no fix
-// built for each: verify looks at what is found and where, and no fix of
-// an analysis that only counts (a brief check, or a URL too long to verify
-// one) is offered. A URL of 500,000 "|a" cost 0.8 s and 200 MB in fixes
-// and findings, of 330,000 "éa" or 500,000 "~a" about half as much.
+// none (nil: f comes worded).
+//
+// Without fixes (findOnly, summary), a finding of many characters costs no
+// fix built for each: verify looks at what is found and where, and no fix
+// of an analysis that only counts (a brief check, or a URL too long to
+// verify one) is offered. A URL of 500,000 "|a" cost 0.8 s and 200 MB in
+// fixes and findings, of 330,000 "éa" or 500,000 "~a" about half as much.
 func (a *analyzer) addOccurrence(f finding, word func(string) string) {
 	if a.mode == summary && a.extendRun(f, word) {
 		return

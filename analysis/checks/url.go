@@ -39,7 +39,8 @@ func (o Options) CheckURL(doc []byte, c scan.Candidate) []Diagnostic {
 // language server after an edit), and remembers the findings of each URL
 // as CheckCandidates does: a URL met again costs its offsets only. Its
 // memory is bounded (urlMemo). A Checker is for one goroutine and one
-// document.
+// document; one made with a Clean (NewCheckerClean) hands its memory to
+// the next document's.
 type Checker struct {
 	opts Options
 	memo urlMemo
