@@ -957,22 +957,20 @@ func (a *analyzer) dotSegment(i int) bool {
 }
 
 func (a *analyzer) redundantEscapes(i, j int) {
+	run := a.text[i:j]
 	if a.mode != withFixes { // no fix (addOccurrence)
 		a.addOccurrence(finding{start: i, end: j, code: codeRedundantEscape}, redundantEscapesMessage)
 		return
 	}
-	var dec strings.Builder
-	var edits []edit
-	for k := i; k < j; k += 3 {
-		c := string(unhex(a.text[k+1])<<4 | unhex(a.text[k+2]))
-		dec.WriteString(c)
-		edits = append(edits, edit{k, k + 3, c})
+	dec := decodeEscapes(run) // a byte an escape, ASCII (redundantEscape)
+	edits := make([]edit, 0, len(dec))
+	for n := range len(dec) {
+		edits = append(edits, edit{i + 3*n, i + 3*n + 3, dec[n : n+1]})
 	}
-	raw, d := quote(a.text[i:j]), quote(dec.String())
 	a.add(finding{
 		start: i, end: j, code: codeRedundantEscape,
-		msg:   redundantEscapesMessage(a.text[i:j]),
-		fixes: []fix{{msg: fmt.Sprintf("decode %s to %s", raw, d), edits: edits}},
+		msg:   redundantEscapesMessage(run),
+		fixes: []fix{{msg: fmt.Sprintf("decode %s to %s", quote(run), quote(dec)), edits: edits}},
 	})
 }
 
