@@ -468,7 +468,10 @@ func (c *checker) run(e *env, cmd *command, paths []string, prepare, done func(*
 					if prepare != nil && r.err == nil && r.binary == "" {
 						prepare(r)
 					}
-					if cap(mem.buf) > maxReusedBuffer || !c.reuseBuffers {
+					switch {
+					case !c.reuseBuffers:
+						mem.buf = nil // the result keeps the text in it
+					case cap(mem.buf) > maxReusedBuffer:
 						mem.buf = nil // a huge file's buffer goes back to the heap
 					}
 					c.progress.fileChecked()
